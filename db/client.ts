@@ -1,0 +1,158 @@
+// One code path, two databases: PostgreSQL through postgres.js when DATABASE_URL is set,
+// embedded PGlite otherwise. Every caller gets a `Db` and never learns which one it is.
+import fs from "node:fs";
+import path from "node:path";
+import type { SQL } from "drizzle-orm";
+import type { PgDatabase, PgQueryResultHKT } from "drizzle-orm/pg-core";
+import { env } from "@/lib/env";
+import * as schema from "./schema";
+
+export type Schema = typeof schema;
+export type Db = PgDatabase<PgQueryResultHKT, Schema>;
+
+export interface Database {
+  db: Db;
+  kind: "pglite" | "postgres";
+  /** Human-readable location (data directory or URL without password). */
+  where: string;
+  close(): Promise<void>;
+}
+
+export const MIGRATIONS_DIR = path.resolve(process.cwd(), "db/migrations");
+
+/** The two drivers' databases differ only in their result HKT; this is the one place we say so. */
+function asDb(db: unknown): Db {
+  return db as Db;
+}
+
+/** Raw SQL rows, whatever the driver: PGlite answers `{rows}`, postgres.js an array. */
+export async function execRows<T>(db: Db, query: SQL): Promise<T[]> {
+  const result: unknown = await db.execute(query);
+  if (Array.isArray(result)) return result as T[];
+  return ((result as { rows?: T[] }).rows ?? []) as T[];
+}
+
+export class DatabaseLockedError extends Error {
+  constructor(dir: string, pid: number) {
+    super(
+      `The embedded database at ${dir} is in use by process ${pid} (is the dashboard running?). ` +
+        `Stop that process first, or point DATABASE_URL at a PostgreSQL server to share one database.`,
+    );
+    this.name = "DatabaseLockedError";
+  }
+}
+
+function pidAlive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (err) {
+    return (err as NodeJS.ErrnoException).code === "EPERM";
+  }
+}
+
+/** PGlite is single-process; a lock file beside the data directory turns a second opener away. */
+function acquirePgliteLock(dir: string): () => void {
+  fs.mkdirSync(path.dirname(dir), { recursive: true });
+  const lockPath = `${dir}.lock`;
+  for (let attempt = 0; attempt < 2; attempt++) {
+    try {
+      fs.writeFileSync(lockPath, String(process.pid), { flag: "wx" });
+      let released = false;
+      const release = () => {
+        if (released) return;
+        released = true;
+        try {
+          if (fs.readFileSync(lockPath, "utf8") === String(process.pid)) fs.unlinkSync(lockPath);
+        } catch {
+          // already gone
+        }
+      };
+      process.once("exit", release);
+      return release;
+    } catch (err) {
+      if ((err as NodeJS.ErrnoException).code !== "EEXIST") throw err;
+      const holder = Number.parseInt(fs.readFileSync(lockPath, "utf8"), 10);
+      if (Number.isFinite(holder) && holder !== process.pid && pidAlive(holder)) {
+        throw new DatabaseLockedError(dir, holder);
+      }
+      fs.unlinkSync(lockPath); // stale: its process is gone
+    }
+  }
+  throw new Error(`Could not lock ${dir}`);
+}
+
+export interface OpenOptions {
+  url?: string;
+  pgliteDir?: string;
+  /** A pre-migrated PGlite snapshot (tests). */
+  loadDataDir?: Blob;
+  migrate?: boolean;
+}
+
+export async function openDatabase(opts: OpenOptions = {}): Promise<Database> {
+  const url = opts.url ?? (opts.pgliteDir ? undefined : env.databaseUrl);
+  let database: Database;
+  if (url) {
+    const { default: postgres } = await import("postgres");
+    const { drizzle } = await import("drizzle-orm/postgres-js");
+    const client = postgres(url, { max: 10, onnotice: () => {} });
+    database = {
+      db: asDb(drizzle(client, { schema })),
+      kind: "postgres",
+      where: url.replace(/\/\/[^@/]*@/, "//"),
+      close: () => client.end({ timeout: 5 }),
+    };
+  } else {
+    const dir = opts.pgliteDir ?? env.pgliteDir;
+    const inMemory = dir.startsWith("memory://");
+    const release = inMemory ? () => {} : acquirePgliteLock(dir);
+    try {
+      const { PGlite } = await import("@electric-sql/pglite");
+      const client = inMemory
+        ? new PGlite({ loadDataDir: opts.loadDataDir })
+        : new PGlite(dir, { loadDataDir: opts.loadDataDir });
+      await client.waitReady;
+      const { drizzle } = await import("drizzle-orm/pglite");
+      database = {
+        db: asDb(drizzle(client, { schema })),
+        kind: "pglite",
+        where: dir,
+        close: async () => {
+          await client.close();
+          release();
+        },
+      };
+    } catch (err) {
+      release();
+      throw err;
+    }
+  }
+  if (opts.migrate !== false) await migrateDatabase(database);
+  return database;
+}
+
+export async function migrateDatabase(database: Database): Promise<void> {
+  if (database.kind === "pglite") {
+    const { migrate } = await import("drizzle-orm/pglite/migrator");
+    await migrate(database.db as never, { migrationsFolder: MIGRATIONS_DIR });
+  } else {
+    const { migrate } = await import("drizzle-orm/postgres-js/migrator");
+    await migrate(database.db as never, { migrationsFolder: MIGRATIONS_DIR });
+  }
+}
+
+const globalForDb = globalThis as unknown as { __rstDb?: Promise<Database> };
+
+/** The process-wide database (opened lazily: `next build` imports this module too). */
+export function getDatabase(): Promise<Database> {
+  globalForDb.__rstDb ??= openDatabase().catch((err: unknown) => {
+    globalForDb.__rstDb = undefined;
+    throw err;
+  });
+  return globalForDb.__rstDb;
+}
+
+export async function getDb(): Promise<Db> {
+  return (await getDatabase()).db;
+}

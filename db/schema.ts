@@ -1,0 +1,331 @@
+// The only source of row types. Designed for all twelve capabilities (PRODUCT.md):
+// later issues add columns and tables; they should not need to reshape these.
+import { sql } from "drizzle-orm";
+import {
+  bigint,
+  boolean,
+  customType,
+  doublePrecision,
+  index,
+  integer,
+  jsonb,
+  pgTable,
+  primaryKey,
+  serial,
+  text,
+  timestamp,
+  uniqueIndex,
+} from "drizzle-orm/pg-core";
+
+const tsvector = customType<{ data: string }>({
+  dataType() {
+    return "tsvector";
+  },
+});
+
+const ts = (name: string) => timestamp(name, { withTimezone: true, mode: "string" });
+
+export const runs = pgTable("runs", {
+  id: serial("id").primaryKey(),
+  name: text("name").notNull().unique(),
+  format: text("format").notNull(),
+  sourcePath: text("source_path"),
+  /** run.json as written by the pipeline (seeds, rounds, solver, …). */
+  meta: jsonb("meta").$type<Record<string, unknown>>().notNull().default({}),
+  /** sha256 over the input's content: a re-import with the same digest changes nothing. */
+  sourceDigest: text("source_digest"),
+  createdAt: ts("created_at"),
+  ingestedAt: ts("ingested_at").notNull().defaultNow(),
+});
+
+/** File contents stored once by SHA-256: a child shares most of its parent's bytes. */
+export const blobs = pgTable("blobs", {
+  hash: text("hash").primaryKey(),
+  size: integer("size").notNull(),
+  /** utf8 text with NUL bytes escaped as U+2400, or base64 for binary content. */
+  encoding: text("encoding").$type<"utf8" | "base64">().notNull(),
+  content: text("content").notNull(),
+});
+
+export const TASK_STATUSES = ["accepted", "rejected"] as const;
+export type TaskStatus = (typeof TASK_STATUSES)[number];
+export const REVIEW_STATES = ["unreviewed", "accepted", "rejected", "needs-changes", "skipped"] as const;
+export type ReviewState = (typeof REVIEW_STATES)[number];
+
+export const tasks = pgTable(
+  "tasks",
+  {
+    id: serial("id").primaryKey(),
+    runId: integer("run_id")
+      .notNull()
+      .references(() => runs.id, { onDelete: "cascade" }),
+    /** The task id as the pipeline wrote it (unique within a run). */
+    extId: text("ext_id").notNull(),
+    parentId: integer("parent_id"),
+    parentExtId: text("parent_ext_id"),
+    /** The seed this task descends from (itself for seeds). */
+    rootId: integer("root_id"),
+    /** Materialized path of ids from the seed, e.g. "/12/57/301/", for subtree queries. */
+    path: text("path").notNull().default("/"),
+    round: integer("round"),
+    depth: integer("depth").notNull().default(0),
+    operator: text("operator"),
+    status: text("status").$type<TaskStatus>().notNull(),
+    rejectionReason: text("rejection_reason"),
+    repairAttempts: integer("repair_attempts").notNull().default(0),
+    name: text("name"),
+    category: text("category"),
+    declaredDifficulty: text("declared_difficulty"),
+    createdAt: ts("created_at"),
+    /** sha256 over the sorted (path, blob hash) list: what reviews and flags are tied to. */
+    contentHash: text("content_hash").notNull(),
+    metadata: jsonb("metadata").$type<Record<string, unknown>>().notNull().default({}),
+    // Measured metrics (lib/metrics), never read from [metadata].difficulty.
+    solutionLines: integer("solution_lines"),
+    commands: integer("commands"),
+    distinctTools: integer("distinct_tools"),
+    instructionWords: integer("instruction_words"),
+    verifierTests: integer("verifier_tests"),
+    verifierAsserts: integer("verifier_asserts"),
+    evalModel: text("eval_model"),
+    evalK: integer("eval_k"),
+    evalN: integer("eval_n"),
+    evalSuccesses: integer("eval_successes"),
+    passAtK: doublePrecision("pass_at_k"),
+    passAt1: doublePrecision("pass_at_1"),
+    meanReward: doublePrecision("mean_reward"),
+    // Human curation, separate from the pipeline's status; version guards concurrent writes.
+    reviewState: text("review_state").$type<ReviewState>().notNull().default("unreviewed"),
+    version: integer("version").notNull().default(1),
+    openFlags: integer("open_flags").notNull().default(0),
+    search: tsvector("search"),
+  },
+  (t) => [
+    uniqueIndex("tasks_run_ext_uq").on(t.runId, t.extId),
+    index("tasks_parent_idx").on(t.parentId),
+    index("tasks_root_idx").on(t.rootId),
+    index("tasks_path_idx").on(t.path.op("text_pattern_ops")),
+    index("tasks_run_round_idx").on(t.runId, t.round, t.id),
+    index("tasks_run_status_idx").on(t.runId, t.status, t.round),
+    index("tasks_operator_idx").on(t.runId, t.operator),
+    index("tasks_category_idx").on(t.runId, t.category),
+    index("tasks_review_idx").on(t.runId, t.reviewState),
+    index("tasks_solution_lines_idx").on(t.runId, t.solutionLines),
+    index("tasks_commands_idx").on(t.runId, t.commands),
+    index("tasks_pass_idx").on(t.runId, t.passAtK),
+    index("tasks_search_idx").using("gin", t.search),
+  ],
+);
+
+export const taskFiles = pgTable(
+  "task_files",
+  {
+    taskId: integer("task_id")
+      .notNull()
+      .references(() => tasks.id, { onDelete: "cascade" }),
+    path: text("path").notNull(),
+    blobHash: text("blob_hash")
+      .notNull()
+      .references(() => blobs.hash),
+    size: integer("size").notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.taskId, t.path] }), index("task_files_blob_idx").on(t.blobHash)],
+);
+
+export const CHECK_KINDS = ["oracle", "nop", "parent-solution", "repeat", "agent"] as const;
+export type CheckKind = (typeof CHECK_KINDS)[number];
+
+export const trials = pgTable(
+  "trials",
+  {
+    id: serial("id").primaryKey(),
+    runId: integer("run_id")
+      .notNull()
+      .references(() => runs.id, { onDelete: "cascade" }),
+    taskId: integer("task_id").references(() => tasks.id, { onDelete: "cascade" }),
+    /** trial_name from result.json (or the directory name). */
+    extId: text("ext_id").notNull(),
+    check: text("check").$type<CheckKind>().notNull(),
+    agentName: text("agent_name"),
+    modelName: text("model_name"),
+    reward: doublePrecision("reward"),
+    rewards: jsonb("rewards").$type<Record<string, number>>(),
+    exceptionType: text("exception_type"),
+    exceptionMessage: text("exception_message"),
+    taskChecksum: text("task_checksum"),
+    /** Content hash of the task the trial ran against (for flaky-verifier and flags). */
+    contentHash: text("content_hash"),
+    startedAt: ts("started_at"),
+    finishedAt: ts("finished_at"),
+    /** {environment_setup, agent_setup, agent_execution, verifier}: {started_at, finished_at}. */
+    phases: jsonb("phases").$type<Record<string, { started_at: string | null; finished_at: string | null }>>(),
+  },
+  (t) => [uniqueIndex("trials_run_ext_uq").on(t.runId, t.taskId, t.extId), index("trials_task_idx").on(t.taskId)],
+);
+
+export const trialTests = pgTable(
+  "trial_tests",
+  {
+    trialId: integer("trial_id")
+      .notNull()
+      .references(() => trials.id, { onDelete: "cascade" }),
+    seq: integer("seq").notNull(),
+    name: text("name").notNull(),
+    status: text("status").notNull(),
+    durationMs: doublePrecision("duration_ms"),
+    message: text("message"),
+  },
+  (t) => [primaryKey({ columns: [t.trialId, t.seq] })],
+);
+
+export const trialLogs = pgTable(
+  "trial_logs",
+  {
+    trialId: integer("trial_id")
+      .notNull()
+      .references(() => trials.id, { onDelete: "cascade" }),
+    /** Path inside the trial directory, e.g. "verifier/test-stdout.txt". */
+    name: text("name").notNull(),
+    blobHash: text("blob_hash")
+      .notNull()
+      .references(() => blobs.hash),
+    bytes: integer("bytes").notNull(),
+    lines: integer("lines").notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.trialId, t.name] })],
+);
+
+export const evals = pgTable(
+  "evals",
+  {
+    taskId: integer("task_id")
+      .notNull()
+      .references(() => tasks.id, { onDelete: "cascade" }),
+    model: text("model").notNull(),
+    k: integer("k").notNull(),
+    n: integer("n").notNull(),
+    successes: integer("successes").notNull(),
+    meanReward: doublePrecision("mean_reward"),
+  },
+  (t) => [primaryKey({ columns: [t.taskId, t.model] })],
+);
+
+export const ROLES = ["viewer", "reviewer", "admin"] as const;
+export type Role = (typeof ROLES)[number];
+
+/** Shaped for Better Auth's Drizzle adapter (issue 3) plus our role and deactivation. */
+export const users = pgTable("users", {
+  id: text("id").primaryKey(),
+  name: text("name").notNull(),
+  email: text("email").notNull().unique(),
+  emailVerified: boolean("email_verified").notNull().default(false),
+  image: text("image"),
+  role: text("role").$type<Role>().notNull().default("viewer"),
+  active: boolean("active").notNull().default(true),
+  createdAt: timestamp("created_at", { withTimezone: true }).notNull().defaultNow(),
+  updatedAt: timestamp("updated_at", { withTimezone: true }).notNull().defaultNow(),
+});
+
+export const REVIEW_DECISIONS = ["accept", "reject", "needs-changes", "skip"] as const;
+export type ReviewDecision = (typeof REVIEW_DECISIONS)[number];
+
+/** Append-only: the current review state is derived from the latest row. */
+export const reviews = pgTable(
+  "reviews",
+  {
+    id: serial("id").primaryKey(),
+    taskId: integer("task_id")
+      .notNull()
+      .references(() => tasks.id, { onDelete: "cascade" }),
+    userId: text("user_id").references(() => users.id),
+    decision: text("decision").$type<ReviewDecision>().notNull(),
+    reason: text("reason"),
+    note: text("note"),
+    baseVersion: integer("base_version").notNull(),
+    contentHash: text("content_hash").notNull(),
+    createdAt: ts("created_at").notNull().defaultNow(),
+  },
+  (t) => [uniqueIndex("reviews_task_version_uq").on(t.taskId, t.baseVersion), index("reviews_user_idx").on(t.userId)],
+);
+
+export const FLAG_RULES = [
+  "oracle-fails",
+  "nop-passes",
+  "parent-solution-passes",
+  "flaky-verifier",
+  "verifier-not-updated",
+  "instruction-not-updated",
+  "untold-requirement",
+  "unverified-step",
+  "weakened-verifier",
+  "no-reward",
+  "missing-validation",
+] as const;
+export type FlagRule = (typeof FLAG_RULES)[number];
+
+export const flags = pgTable(
+  "flags",
+  {
+    id: serial("id").primaryKey(),
+    taskId: integer("task_id")
+      .notNull()
+      .references(() => tasks.id, { onDelete: "cascade" }),
+    /** A rule id from FLAG_RULES, or "manual". */
+    rule: text("rule").notNull(),
+    source: text("source").$type<"auto" | "manual">().notNull(),
+    status: text("status").$type<"open" | "resolved" | "dismissed">().notNull().default("open"),
+    severity: text("severity").$type<"low" | "medium" | "high">().notNull().default("medium"),
+    message: text("message").notNull(),
+    /** {trial_id?, file?, line?, test?, …}: where a reviewer should look. */
+    evidence: jsonb("evidence").$type<Record<string, unknown>>().notNull().default({}),
+    contentHash: text("content_hash").notNull(),
+    createdBy: text("created_by").references(() => users.id),
+    createdAt: ts("created_at").notNull().defaultNow(),
+    resolvedBy: text("resolved_by").references(() => users.id),
+    resolvedAt: ts("resolved_at"),
+    resolution: text("resolution"),
+  },
+  (t) => [
+    index("flags_task_idx").on(t.taskId),
+    index("flags_rule_idx").on(t.rule, t.status),
+    uniqueIndex("flags_auto_uq")
+      .on(t.taskId, t.rule, t.contentHash)
+      .where(sql`source = 'auto'`),
+  ],
+);
+
+/** One row per ingest attempt: what the Overview shows as "last ingest". */
+export const imports = pgTable("imports", {
+  id: serial("id").primaryKey(),
+  runId: integer("run_id").references(() => runs.id, { onDelete: "set null" }),
+  runName: text("run_name").notNull(),
+  format: text("format").notNull(),
+  sourcePath: text("source_path").notNull(),
+  status: text("status").$type<"running" | "done" | "unchanged" | "failed">().notNull(),
+  summary: jsonb("summary").$type<Record<string, unknown>>().notNull().default({}),
+  error: text("error"),
+  startedAt: ts("started_at").notNull().defaultNow(),
+  finishedAt: ts("finished_at"),
+});
+
+export const auditLog = pgTable(
+  "audit_log",
+  {
+    id: bigint("id", { mode: "number" }).primaryKey().generatedAlwaysAsIdentity(),
+    at: ts("at").notNull().defaultNow(),
+    actorId: text("actor_id"),
+    actorLabel: text("actor_label"),
+    action: text("action").notNull(),
+    targetType: text("target_type"),
+    targetId: text("target_id"),
+    details: jsonb("details").$type<Record<string, unknown>>().notNull().default({}),
+  },
+  (t) => [index("audit_at_idx").on(t.at), index("audit_action_idx").on(t.action, t.at)],
+);
+
+export type Run = typeof runs.$inferSelect;
+export type Task = typeof tasks.$inferSelect;
+export type NewTask = typeof tasks.$inferInsert;
+export type Trial = typeof trials.$inferSelect;
+export type Flag = typeof flags.$inferSelect;
+export type Import = typeof imports.$inferSelect;

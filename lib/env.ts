@@ -1,0 +1,30 @@
+// The one module that reads process.env: typed, defaulted configuration.
+import path from "node:path";
+
+function str(name: string): string | undefined {
+  const v = process.env[name];
+  return v === undefined || v.trim() === "" ? undefined : v.trim();
+}
+
+function int(name: string, fallback: number): number {
+  const v = str(name);
+  if (v === undefined) return fallback;
+  const n = Number.parseInt(v, 10);
+  if (!Number.isFinite(n)) throw new Error(`Environment variable ${name} must be an integer, got "${v}"`);
+  return n;
+}
+
+export const env = {
+  /** postgres://… — when set, the app uses PostgreSQL through postgres.js; otherwise embedded PGlite. */
+  databaseUrl: str("DATABASE_URL"),
+  /** Data directory of the embedded database; `memory://` gives a throwaway one. */
+  pgliteDir: str("PGLITE_DIR") ?? path.resolve(process.cwd(), ".data/pglite"),
+  /** Where the first start writes its demo run. */
+  demoDir: str("DEMO_DIR") ?? path.resolve(process.cwd(), ".data/demo-run"),
+  /** Accepted tasks in the demo run generated on first start (0 disables it). */
+  demoTasks: int("DEMO_TASKS", 1500),
+  demoSeed: int("DEMO_SEED", 7),
+  port: int("PORT", 3000),
+  testDatabaseUrl: str("TEST_DATABASE_URL"),
+  isCI: str("CI") === "true",
+} as const;

@@ -1,0 +1,10 @@
+import type { NextConfig } from "next";
+
+const nextConfig: NextConfig = {
+  // PGlite ships WASM and data files; bundling them bloats .next/static and slows builds.
+  serverExternalPackages: ["@electric-sql/pglite", "web-tree-sitter", "postgres"],
+  poweredByHeader: false,
+  typedRoutes: false,
+};
+
+export default nextConfig;
