@@ -2,6 +2,7 @@
 // embedded PGlite otherwise. Every caller gets a `Db` and never learns which one it is.
 import fs from "node:fs";
 import path from "node:path";
+import type { PGlite } from "@electric-sql/pglite";
 import type { SQL } from "drizzle-orm";
 import type { PgDatabase, PgQueryResultHKT } from "drizzle-orm/pg-core";
 import { env } from "@/lib/env";
@@ -15,6 +16,8 @@ export interface Database {
   kind: "pglite" | "postgres";
   /** Human-readable location (data directory or URL without password). */
   where: string;
+  /** The embedded instance (PGlite only): snapshots for tests. */
+  pglite?: PGlite;
   close(): Promise<void>;
 }
 
@@ -73,7 +76,7 @@ function acquirePgliteLock(dir: string): () => void {
     } catch (err) {
       if ((err as NodeJS.ErrnoException).code !== "EEXIST") throw err;
       const holder = Number.parseInt(fs.readFileSync(lockPath, "utf8"), 10);
-      if (Number.isFinite(holder) && holder !== process.pid && pidAlive(holder)) {
+      if (Number.isFinite(holder) && (holder === process.pid || pidAlive(holder))) {
         throw new DatabaseLockedError(dir, holder);
       }
       fs.unlinkSync(lockPath); // stale: its process is gone
@@ -118,6 +121,7 @@ export async function openDatabase(opts: OpenOptions = {}): Promise<Database> {
         db: asDb(drizzle(client, { schema })),
         kind: "pglite",
         where: dir,
+        pglite: client,
         close: async () => {
           await client.close();
           release();

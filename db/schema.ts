@@ -16,6 +16,9 @@ import {
   timestamp,
   uniqueIndex,
 } from "drizzle-orm/pg-core";
+import type { CheckKind, ReviewDecision, ReviewState, Role, TaskStatus } from "@/lib/domain";
+
+export * from "@/lib/domain";
 
 const tsvector = customType<{ data: string }>({
   dataType() {
@@ -47,10 +50,6 @@ export const blobs = pgTable("blobs", {
   content: text("content").notNull(),
 });
 
-export const TASK_STATUSES = ["accepted", "rejected"] as const;
-export type TaskStatus = (typeof TASK_STATUSES)[number];
-export const REVIEW_STATES = ["unreviewed", "accepted", "rejected", "needs-changes", "skipped"] as const;
-export type ReviewState = (typeof REVIEW_STATES)[number];
 
 export const tasks = pgTable(
   "tasks",
@@ -132,8 +131,6 @@ export const taskFiles = pgTable(
   (t) => [primaryKey({ columns: [t.taskId, t.path] }), index("task_files_blob_idx").on(t.blobHash)],
 );
 
-export const CHECK_KINDS = ["oracle", "nop", "parent-solution", "repeat", "agent"] as const;
-export type CheckKind = (typeof CHECK_KINDS)[number];
 
 export const trials = pgTable(
   "trials",
@@ -210,8 +207,6 @@ export const evals = pgTable(
   (t) => [primaryKey({ columns: [t.taskId, t.model] })],
 );
 
-export const ROLES = ["viewer", "reviewer", "admin"] as const;
-export type Role = (typeof ROLES)[number];
 
 /** Shaped for Better Auth's Drizzle adapter (issue 3) plus our role and deactivation. */
 export const users = pgTable("users", {
@@ -226,8 +221,6 @@ export const users = pgTable("users", {
   updatedAt: timestamp("updated_at", { withTimezone: true }).notNull().defaultNow(),
 });
 
-export const REVIEW_DECISIONS = ["accept", "reject", "needs-changes", "skip"] as const;
-export type ReviewDecision = (typeof REVIEW_DECISIONS)[number];
 
 /** Append-only: the current review state is derived from the latest row. */
 export const reviews = pgTable(
@@ -248,20 +241,6 @@ export const reviews = pgTable(
   (t) => [uniqueIndex("reviews_task_version_uq").on(t.taskId, t.baseVersion), index("reviews_user_idx").on(t.userId)],
 );
 
-export const FLAG_RULES = [
-  "oracle-fails",
-  "nop-passes",
-  "parent-solution-passes",
-  "flaky-verifier",
-  "verifier-not-updated",
-  "instruction-not-updated",
-  "untold-requirement",
-  "unverified-step",
-  "weakened-verifier",
-  "no-reward",
-  "missing-validation",
-] as const;
-export type FlagRule = (typeof FLAG_RULES)[number];
 
 export const flags = pgTable(
   "flags",

@@ -1,0 +1,13 @@
+import type { Metadata } from "next";
+import { ComingSoon } from "@/components/ui/coming-soon";
+
+export const metadata: Metadata = { title: "Flags" };
+
+export default function FlagsPage() {
+  return (
+    <ComingSoon
+      title="Flags"
+      what="Verifier-consistency flags with their evidence, counted per rule and per round, to resolve or dismiss — automatic checks and reviewers' manual flags side by side."
+    />
+  );
+}

@@ -1,0 +1,13 @@
+import type { Metadata } from "next";
+import { ComingSoon } from "@/components/ui/coming-soon";
+
+export const metadata: Metadata = { title: "Review" };
+
+export default function ReviewPage() {
+  return (
+    <ComingSoon
+      title="Review"
+      what="A keyboard-driven review queue: accept, reject with a reason, ask for changes or skip, with notes, submit-and-next and conflict-safe concurrent reviewing."
+    />
+  );
+}

@@ -1,0 +1,103 @@
+import { dehydrate, HydrationBoundary } from "@tanstack/react-query";
+import type { Metadata } from "next";
+import { notFound } from "next/navigation";
+import { connection } from "next/server";
+import { cache } from "react";
+import { EvalsPanel } from "@/components/task/evals-panel";
+import { FileList } from "@/components/task/file-list";
+import { FilePanel } from "@/components/task/file-panel";
+import { InstructionCard } from "@/components/task/instruction-card";
+import { LineagePanel } from "@/components/task/lineage-panel";
+import { MetadataPanel } from "@/components/task/metadata-panel";
+import { MetricsStrip } from "@/components/task/metrics-strip";
+import { TaskHeader } from "@/components/task/task-header";
+import { getDb } from "@/db/client";
+import { getTask, getTaskFile } from "@/db/queries/tasks";
+import { getServerQueryClient } from "@/lib/query/server";
+import { taskKeys } from "@/lib/query/tasks";
+import { highlightCode } from "@/lib/text/highlight";
+import { languageForPath, languageLabel } from "@/lib/text/language";
+
+type Props = {
+  params: Promise<{ id: string }>;
+  searchParams: Promise<Record<string, string | string[] | undefined>>;
+};
+
+/** Shared by generateMetadata and the page within one request. */
+const loadTask = cache(async (raw: string) => {
+  const id = Number(raw);
+  if (!/^\d{1,15}$/.test(raw) || !Number.isSafeInteger(id)) return null;
+  return getTask(await getDb(), id);
+});
+
+/** The file a reviewer most often wants first. */
+const PREFERRED = ["solution/solve.sh", "tests/test.sh", "instruction.md"];
+const INSTRUCTION = "instruction.md";
+
+export async function generateMetadata({ params }: Props): Promise<Metadata> {
+  await connection();
+  const task = await loadTask((await params).id);
+  return { title: task ? task.task_id : "Task not found" };
+}
+
+export default async function TaskPage({ params, searchParams }: Props) {
+  await connection();
+  const task = await loadTask((await params).id);
+  if (!task) notFound();
+  const { file } = await searchParams;
+  const paths = task.files.map((f) => f.path);
+  const selected =
+    typeof file === "string" && paths.includes(file) ? file : (PREFERRED.find((p) => paths.includes(p)) ?? paths[0] ?? null);
+
+  const db = await getDb();
+  const [instruction, content] = await Promise.all([
+    paths.includes(INSTRUCTION) ? getTaskFile(db, task.id, INSTRUCTION) : null,
+    selected ? getTaskFile(db, task.id, selected) : null,
+  ]);
+  const lang = content ? languageForPath(content.path, content.encoding === "utf8" ? content.content.slice(0, 200).split("\n")[0] : undefined) : null;
+  const code = content && content.encoding === "utf8" ? await highlightCode(content.content, lang) : null;
+
+  // Seed the client cache so client components added to this page start with the task.
+  const queryClient = getServerQueryClient();
+  queryClient.setQueryData(taskKeys.detail(task.id), task);
+
+  return (
+    <HydrationBoundary state={dehydrate(queryClient)}>
+      <TaskHeader task={task} />
+      <MetricsStrip task={task} />
+      <div className="grid gap-4 lg:grid-cols-[minmax(0,1fr)_280px] xl:grid-cols-[minmax(0,1fr)_320px]">
+        <div className="flex min-w-0 flex-col gap-4">
+          <InstructionCard
+            taskId={task.id}
+            path={instruction ? INSTRUCTION : null}
+            source={instruction && instruction.encoding === "utf8" ? instruction.content : null}
+          />
+          <section id="files" aria-label="Files" className="scroll-mt-14 overflow-hidden rounded-lg border border-line bg-surface">
+            {task.files.length === 0 ? (
+              <p className="px-4 py-6 text-xs text-faint">No files stored for this task.</p>
+            ) : (
+              <div className="grid md:grid-cols-[240px_minmax(0,1fr)] md:[&>nav]:max-h-none">
+                <FileList taskId={task.id} files={task.files} selected={selected} />
+                {content && (
+                  <FilePanel
+                    taskId={task.id}
+                    path={content.path}
+                    size={content.size}
+                    hash={content.hash}
+                    language={languageLabel(lang)}
+                    code={code}
+                  />
+                )}
+              </div>
+            )}
+          </section>
+        </div>
+        <aside className="flex flex-col gap-4">
+          <LineagePanel task={task} />
+          <EvalsPanel evals={task.evals} />
+          <MetadataPanel metadata={task.metadata} />
+        </aside>
+      </div>
+    </HydrationBoundary>
+  );
+}

@@ -1,0 +1,33 @@
+import { dehydrate, HydrationBoundary } from "@tanstack/react-query";
+import type { Metadata } from "next";
+import { connection } from "next/server";
+import { TaskBrowser } from "@/components/tasks/task-browser";
+import { getDb } from "@/db/client";
+import { getFacets, listTasks } from "@/db/queries/tasks";
+import { getServerQueryClient } from "@/lib/query/server";
+import { facetsQuery, taskListQuery } from "@/lib/query/tasks";
+import { parseTaskFilter } from "@/lib/tasks/filter";
+
+export const metadata: Metadata = { title: "Tasks" };
+
+type Props = { searchParams: Promise<Record<string, string | string[] | undefined>> };
+
+/** Prefetches the first page and the filter options, so the table paints with data. */
+export default async function TasksPage({ searchParams }: Props) {
+  await connection();
+  const parsed = parseTaskFilter(await searchParams);
+  const queryClient = getServerQueryClient();
+  if (parsed.ok) {
+    const filter = parsed.filter;
+    const db = await getDb();
+    await Promise.all([
+      queryClient.prefetchQuery({ ...taskListQuery(filter), queryFn: () => listTasks(db, filter) }),
+      queryClient.prefetchQuery({ ...facetsQuery(filter.run), queryFn: () => getFacets(db, filter.run) }),
+    ]);
+  }
+  return (
+    <HydrationBoundary state={dehydrate(queryClient)}>
+      <TaskBrowser />
+    </HydrationBoundary>
+  );
+}

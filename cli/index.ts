@@ -1,0 +1,30 @@
+// rst-curator: the command-line companion. Each command is a thin shell over lib/ and db/.
+import { Command } from "commander";
+import { registerGenerate } from "./commands/generate";
+import { registerIngest } from "./commands/ingest";
+import { registerMigrate } from "./commands/migrate";
+import { registerPrepare } from "./commands/prepare";
+import { registerStats } from "./commands/stats";
+import { CliError } from "./errors";
+
+const program = new Command()
+  .name("rst-curator")
+  .description("Curate recursively synthesized terminal tasks (see README.md)")
+  .showHelpAfterError();
+
+registerGenerate(program);
+registerIngest(program);
+registerStats(program);
+registerMigrate(program);
+registerPrepare(program);
+
+try {
+  await program.parseAsync(process.argv);
+} catch (err) {
+  if (err instanceof CliError) {
+    process.stderr.write(`error: ${err.message}\n`);
+    process.exit(err.exitCode);
+  }
+  process.stderr.write(`error: ${(err as Error).stack ?? String(err)}\n`);
+  process.exit(1);
+}

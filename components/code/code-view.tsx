@@ -1,0 +1,65 @@
+"use client";
+
+import { useVirtualizer } from "@tanstack/react-virtual";
+import { useEffect, useRef, useState } from "react";
+import type { CodeLine as Line } from "@/lib/text/tones";
+import { CodeLine } from "./code-line";
+
+export type CodeViewProps = { lines: readonly Line[]; label: string };
+
+/** Up to this many lines render as plain DOM (the browser's find works); beyond, rows are virtual. */
+const PLAIN_LIMIT = 1_500;
+const ROW_HEIGHT = 20;
+
+function gutterWidth(count: number): string {
+  const digits = String(Math.max(count, 1)).length;
+  return digits <= 3 ? "w-12" : digits <= 4 ? "w-14" : digits <= 5 ? "w-16" : "w-20";
+}
+
+const frame = "overflow-auto bg-surface font-mono text-xs leading-5 [tab-size:4]";
+
+export function CodeView({ lines, label }: CodeViewProps) {
+  const gutter = gutterWidth(lines.length);
+  if (lines.length === 0) return <p className="px-4 py-6 text-xs text-faint">Empty file.</p>;
+  if (lines.length <= PLAIN_LIMIT) {
+    return (
+      <div role="region" aria-label={label} tabIndex={0} className={`${frame} max-h-[75vh] py-1`}>
+        {lines.map((tokens, i) => (
+          <CodeLine key={i} number={i + 1} tokens={tokens} gutter={gutter} />
+        ))}
+      </div>
+    );
+  }
+  return <VirtualCode lines={lines} label={label} gutter={gutter} />;
+}
+
+function VirtualCode({ lines, label, gutter }: CodeViewProps & { gutter: string }) {
+  const parentRef = useRef<HTMLDivElement>(null);
+  // The server cannot measure a scroll box: it renders the head of the file, the browser takes over.
+  const [mounted, setMounted] = useState(false);
+  useEffect(() => setMounted(true), []);
+  const virtualizer = useVirtualizer({
+    count: lines.length,
+    getScrollElement: () => parentRef.current,
+    estimateSize: () => ROW_HEIGHT,
+    overscan: 40,
+    useFlushSync: false,
+  });
+  const widest = lines.reduce((w, l) => Math.max(w, l.reduce((n, [, t]) => n + t.length, 0)), 0);
+
+  return (
+    <div ref={parentRef} role="region" aria-label={`${label} (${lines.length} lines, virtualized)`} tabIndex={0} className={`${frame} h-[75vh]`}>
+      {!mounted ? (
+        lines.slice(0, 200).map((tokens, i) => <CodeLine key={i} number={i + 1} tokens={tokens} gutter={gutter} />)
+      ) : (
+        <div className="relative" style={{ height: virtualizer.getTotalSize(), minWidth: `calc(${widest}ch + 6rem)` }}>
+          {virtualizer.getVirtualItems().map((item) => (
+            <div key={item.key} className="absolute top-0 left-0 w-full" style={{ transform: `translateY(${item.start}px)` }}>
+              <CodeLine number={item.index + 1} tokens={lines[item.index] ?? []} gutter={gutter} />
+            </div>
+          ))}
+        </div>
+      )}
+    </div>
+  );
+}

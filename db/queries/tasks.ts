@@ -1,0 +1,246 @@
+// The task table and the task page. List queries select only columns; file bytes never ride along.
+import { and, asc, desc, eq, gte, inArray, lte, sql, type SQL } from "drizzle-orm";
+import type { FacetsJson, TaskDetailJson, TaskListJson, TaskRefJson, TaskRowJson } from "@/lib/api/types";
+import type { RangeMetric, SortColumn, TaskFilter } from "@/lib/tasks/filter";
+import { RANGE_METRICS } from "@/lib/tasks/filter";
+import { passAtK } from "@/lib/metrics";
+import type { AnyPgColumn } from "drizzle-orm/pg-core";
+import { execRows, type Db } from "../client";
+import { blobs, evals, runs, taskFiles, tasks, trials } from "../schema";
+
+const rowColumns = {
+  id: tasks.id,
+  extId: tasks.extId,
+  run: runs.name,
+  parentId: tasks.parentId,
+  round: tasks.round,
+  status: tasks.status,
+  rejectionReason: tasks.rejectionReason,
+  operator: tasks.operator,
+  category: tasks.category,
+  review: tasks.reviewState,
+  solutionLines: tasks.solutionLines,
+  commands: tasks.commands,
+  distinctTools: tasks.distinctTools,
+  instructionWords: tasks.instructionWords,
+  verifierTests: tasks.verifierTests,
+  passAtK: tasks.passAtK,
+  meanReward: tasks.meanReward,
+  openFlags: tasks.openFlags,
+};
+
+type RowSelect = { [K in keyof typeof rowColumns]: (typeof rowColumns)[K]["_"]["data"] | null };
+
+function toRowJson(r: RowSelect): TaskRowJson {
+  return {
+    id: r.id ?? 0,
+    task_id: r.extId ?? "",
+    run: r.run ?? "",
+    parent_id: r.parentId,
+    round: r.round,
+    status: r.status ?? "accepted",
+    rejection_reason: r.rejectionReason,
+    operator: r.operator,
+    category: r.category,
+    review: r.review ?? "unreviewed",
+    solution_lines: r.solutionLines,
+    commands: r.commands,
+    distinct_tools: r.distinctTools,
+    instruction_words: r.instructionWords,
+    verifier_tests: r.verifierTests,
+    pass_at_k: r.passAtK,
+    mean_reward: r.meanReward,
+    open_flags: r.openFlags ?? 0,
+  };
+}
+
+const SORTS: Record<SortColumn, AnyPgColumn> = {
+  id: tasks.extId,
+  round: tasks.round,
+  status: tasks.status,
+  operator: tasks.operator,
+  category: tasks.category,
+  review: tasks.reviewState,
+  solution_lines: tasks.solutionLines,
+  commands: tasks.commands,
+  distinct_tools: tasks.distinctTools,
+  instruction_words: tasks.instructionWords,
+  verifier_tests: tasks.verifierTests,
+  pass_at_k: tasks.passAtK,
+  mean_reward: tasks.meanReward,
+  flags: tasks.openFlags,
+};
+
+const RANGE_COLUMNS: Record<RangeMetric, AnyPgColumn> = {
+  solution_lines: tasks.solutionLines,
+  commands: tasks.commands,
+  distinct_tools: tasks.distinctTools,
+  instruction_words: tasks.instructionWords,
+  verifier_tests: tasks.verifierTests,
+  pass_at_k: tasks.passAtK,
+};
+
+/** The WHERE clause of a filter; shared with bulk actions so they apply to exactly this set. */
+export function taskFilterWhere(f: TaskFilter): SQL | undefined {
+  const c: (SQL | undefined)[] = [];
+  if (f.run) c.push(sql`${tasks.runId} = (SELECT id FROM runs WHERE name = ${f.run})`);
+  if (f.round !== undefined) c.push(eq(tasks.round, f.round));
+  if (f.round_min !== undefined) c.push(gte(tasks.round, f.round_min));
+  if (f.round_max !== undefined) c.push(lte(tasks.round, f.round_max));
+  if (f.status) c.push(eq(tasks.status, f.status));
+  if (f.review) c.push(eq(tasks.reviewState, f.review));
+  if (f.operator) c.push(eq(tasks.operator, f.operator));
+  if (f.category) c.push(eq(tasks.category, f.category));
+  if (f.flag === "any") c.push(sql`${tasks.openFlags} > 0`);
+  else if (f.flag) c.push(sql`EXISTS (SELECT 1 FROM flags fl WHERE fl.task_id = ${tasks.id} AND fl.rule = ${f.flag} AND fl.status = 'open')`);
+  if (f.q) c.push(sql`(${tasks.search} @@ websearch_to_tsquery('simple', ${f.q}) OR ${tasks.extId} = ${f.q})`);
+  for (const m of RANGE_METRICS) {
+    const min = f[`${m}_min`];
+    const max = f[`${m}_max`];
+    if (min !== undefined) c.push(gte(RANGE_COLUMNS[m], min));
+    if (max !== undefined) c.push(lte(RANGE_COLUMNS[m], max));
+  }
+  return and(...c);
+}
+
+export function encodeCursor(offset: number): string {
+  return Buffer.from(`o:${offset}`).toString("base64url");
+}
+
+export function decodeCursor(cursor: string | undefined): number {
+  if (!cursor) return 0;
+  const m = /^o:(\d{1,9})$/.exec(Buffer.from(cursor, "base64url").toString("utf8"));
+  return m?.[1] ? Number(m[1]) : 0;
+}
+
+export async function listTasks(db: Db, f: TaskFilter): Promise<TaskListJson> {
+  const where = taskFilterWhere(f);
+  const sortKey = (f.sort ?? "round").replace(/^-/, "") as SortColumn;
+  const descending = f.sort?.startsWith("-") ?? false;
+  const sortCol = SORTS[sortKey];
+  const order = descending ? sql`${sortCol} DESC NULLS LAST` : sql`${sortCol} ASC NULLS LAST`;
+  const offset = decodeCursor(f.cursor);
+  const limit = f.limit ?? 50;
+  const rows = await db
+    .select(rowColumns)
+    .from(tasks)
+    .innerJoin(runs, eq(runs.id, tasks.runId))
+    .where(where)
+    .orderBy(order, descending ? desc(tasks.id) : asc(tasks.id))
+    .limit(limit + 1)
+    .offset(offset);
+  const [count] = await db.select({ n: sql<number>`count(*)::int` }).from(tasks).where(where);
+  return {
+    items: rows.slice(0, limit).map(toRowJson),
+    next: rows.length > limit ? encodeCursor(offset + limit) : null,
+    total: Number(count?.n ?? 0),
+    offset,
+  };
+}
+
+const refColumns = { id: tasks.id, extId: tasks.extId, round: tasks.round, status: tasks.status, operator: tasks.operator };
+
+function toRef(r: { id: number; extId: string; round: number | null; status: TaskRefJson["status"]; operator: string | null }): TaskRefJson {
+  return { id: r.id, task_id: r.extId, round: r.round, status: r.status, operator: r.operator };
+}
+
+export async function getTask(db: Db, id: number): Promise<TaskDetailJson | null> {
+  const [t] = await db
+    .select({ task: tasks, run: runs.name })
+    .from(tasks)
+    .innerJoin(runs, eq(runs.id, tasks.runId))
+    .where(eq(tasks.id, id));
+  if (!t) return null;
+  const task = t.task;
+  const [parent] = task.parentId === null ? [] : await db.select(refColumns).from(tasks).where(eq(tasks.id, task.parentId));
+  const children = await db.select(refColumns).from(tasks).where(eq(tasks.parentId, id)).orderBy(asc(tasks.extId));
+  const files = await db
+    .select({ path: taskFiles.path, size: taskFiles.size, hash: taskFiles.blobHash })
+    .from(taskFiles)
+    .where(eq(taskFiles.taskId, id))
+    .orderBy(asc(taskFiles.path));
+  const evalRows = await db.select().from(evals).where(eq(evals.taskId, id)).orderBy(asc(evals.model));
+  const [trialCount] = await db.select({ n: sql<number>`count(*)::int` }).from(trials).where(eq(trials.taskId, id));
+  const row: RowSelect = {
+    id: task.id,
+    extId: task.extId,
+    run: t.run,
+    parentId: task.parentId,
+    round: task.round,
+    status: task.status,
+    rejectionReason: task.rejectionReason,
+    operator: task.operator,
+    category: task.category,
+    review: task.reviewState,
+    solutionLines: task.solutionLines,
+    commands: task.commands,
+    distinctTools: task.distinctTools,
+    instructionWords: task.instructionWords,
+    verifierTests: task.verifierTests,
+    passAtK: task.passAtK,
+    meanReward: task.meanReward,
+    openFlags: task.openFlags,
+  };
+  return {
+    ...toRowJson(row),
+    name: task.name,
+    declared_difficulty: task.declaredDifficulty,
+    repair_attempts: task.repairAttempts,
+    created_at: task.createdAt === null ? null : new Date(task.createdAt).toISOString(),
+    content_hash: task.contentHash,
+    version: task.version,
+    depth: task.depth,
+    root_id: task.rootId,
+    verifier_asserts: task.verifierAsserts,
+    pass_at_1: task.passAt1,
+    metadata: task.metadata,
+    parent: parent ? toRef(parent) : null,
+    children: children.map(toRef),
+    files,
+    evals: evalRows.map((e) => ({
+      model: e.model,
+      k: e.k,
+      n: e.n,
+      successes: e.successes,
+      mean_reward: e.meanReward,
+      pass_at_k: passAtK(e.n, e.successes, e.k),
+    })),
+    trial_count: Number(trialCount?.n ?? 0),
+  };
+}
+
+export interface TaskFileContent {
+  path: string;
+  size: number;
+  hash: string;
+  encoding: "utf8" | "base64";
+  content: string;
+}
+
+export async function getTaskFile(db: Db, id: number, path: string): Promise<TaskFileContent | null> {
+  const [row] = await db
+    .select({ path: taskFiles.path, size: taskFiles.size, hash: taskFiles.blobHash, encoding: blobs.encoding, content: blobs.content })
+    .from(taskFiles)
+    .innerJoin(blobs, eq(blobs.hash, taskFiles.blobHash))
+    .where(and(eq(taskFiles.taskId, id), eq(taskFiles.path, path)));
+  return row ?? null;
+}
+
+export async function getFacets(db: Db, runName?: string): Promise<FacetsJson> {
+  const runFilter = runName ? sql`run_id = (SELECT id FROM runs WHERE name = ${runName})` : sql`true`;
+  const ops = await execRows<{ v: string }>(db, sql`SELECT DISTINCT operator AS v FROM tasks WHERE ${runFilter} AND operator IS NOT NULL ORDER BY 1`);
+  const cats = await execRows<{ v: string }>(db, sql`SELECT DISTINCT category AS v FROM tasks WHERE ${runFilter} AND category IS NOT NULL ORDER BY 1`);
+  const [max] = await execRows<{ m: number | null }>(db, sql`SELECT max(round)::int AS m FROM tasks WHERE ${runFilter}`);
+  return { operators: ops.map((r) => r.v), categories: cats.map((r) => r.v), max_round: Number(max?.m ?? 0) };
+}
+
+/** Ids of tasks by their pipeline ids within a run (tests and CLI lookups). */
+export async function findTaskIds(db: Db, runName: string, extIds: string[]): Promise<Map<string, number>> {
+  if (extIds.length === 0) return new Map();
+  const rows = await db
+    .select({ id: tasks.id, extId: tasks.extId })
+    .from(tasks)
+    .innerJoin(runs, eq(runs.id, tasks.runId))
+    .where(and(eq(runs.name, runName), inArray(tasks.extId, extIds)));
+  return new Map(rows.map((r) => [r.extId, r.id]));
+}

@@ -1,0 +1,138 @@
+// JSON shapes of the API (snake_case, API.md). The client hooks and the server prefetch
+// both produce exactly these, so hydrated and fetched data agree.
+import type { ReviewState, TaskStatus } from "@/lib/domain";
+
+export interface RunJson {
+  id: number;
+  name: string;
+  format: string;
+  created_at: string | null;
+  ingested_at: string;
+  seeds: number;
+  rounds: number;
+  accepted: number;
+  rejected: number;
+  trials: number;
+}
+
+export interface TaskRowJson {
+  id: number;
+  task_id: string;
+  run: string;
+  parent_id: number | null;
+  round: number | null;
+  status: TaskStatus;
+  rejection_reason: string | null;
+  operator: string | null;
+  category: string | null;
+  review: ReviewState;
+  solution_lines: number | null;
+  commands: number | null;
+  distinct_tools: number | null;
+  instruction_words: number | null;
+  verifier_tests: number | null;
+  pass_at_k: number | null;
+  mean_reward: number | null;
+  open_flags: number;
+}
+
+export interface TaskListJson {
+  items: TaskRowJson[];
+  next: string | null;
+  total: number;
+  /** Position of the first item in the whole filtered list (for "51–100 of 37,484"). */
+  offset: number;
+}
+
+export interface TaskRefJson {
+  id: number;
+  task_id: string;
+  round: number | null;
+  status: TaskStatus;
+  operator: string | null;
+}
+
+export interface TaskFileJson {
+  path: string;
+  size: number;
+  hash: string;
+}
+
+export interface EvalJson {
+  model: string;
+  k: number;
+  n: number;
+  successes: number;
+  mean_reward: number | null;
+  pass_at_k: number | null;
+}
+
+export interface TaskDetailJson extends TaskRowJson {
+  name: string | null;
+  declared_difficulty: string | null;
+  repair_attempts: number;
+  created_at: string | null;
+  content_hash: string;
+  version: number;
+  depth: number;
+  root_id: number | null;
+  verifier_asserts: number | null;
+  pass_at_1: number | null;
+  metadata: Record<string, unknown>;
+  parent: TaskRefJson | null;
+  children: TaskRefJson[];
+  files: TaskFileJson[];
+  evals: EvalJson[];
+  trial_count: number;
+}
+
+export interface RoundStatJson {
+  round: number;
+  candidates: number;
+  accepted: number;
+  rejected: number;
+  median_solution_lines: number | null;
+  median_commands: number | null;
+  median_distinct_tools: number | null;
+  median_instruction_words: number | null;
+  median_verifier_tests: number | null;
+  pass_at_k: number | null;
+  mean_reward: number | null;
+}
+
+export interface RunRoundsJson {
+  run: string;
+  solver: { model: string | null; k: number | null };
+  rounds: RoundStatJson[];
+}
+
+export interface ImportJson {
+  id: number;
+  run: string;
+  format: string;
+  source_path: string;
+  status: "running" | "done" | "unchanged" | "failed";
+  summary: Record<string, unknown>;
+  error: string | null;
+  started_at: string;
+  finished_at: string | null;
+}
+
+export interface RunOverviewJson {
+  run: RunJson;
+  rounds: RoundStatJson[];
+  solver: { model: string | null; k: number | null };
+  rejection_reasons: { reason: string; count: number }[];
+  review_states: { review: ReviewState; count: number }[];
+  last_import: ImportJson | null;
+}
+
+export interface FacetsJson {
+  operators: string[];
+  categories: string[];
+  max_round: number;
+}
+
+export interface ApiErrorJson {
+  error: { code: string; message: string; details?: unknown };
+}

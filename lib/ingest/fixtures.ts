@@ -1,0 +1,87 @@
+// A tiny native run written by hand (not by the generator), for ingest tests.
+import fs from "node:fs";
+import os from "node:os";
+import path from "node:path";
+
+export interface FixtureTask {
+  id: string;
+  parent: string | null;
+  round: number;
+  status?: "accepted" | "rejected";
+  solve?: string;
+}
+
+function write(file: string, content: string | Buffer): void {
+  fs.mkdirSync(path.dirname(file), { recursive: true });
+  fs.writeFileSync(file, content);
+}
+
+export function writeTask(dir: string, t: FixtureTask): void {
+  const base = path.join(dir, "tasks", t.id);
+  write(path.join(base, "instruction.md"), `# Task ${t.id}\n\nCreate \`/app/out-${t.round}.txt\` containing the word done.\n`);
+  write(path.join(base, "task.toml"), `schema_version = "1.1"\n[task]\nname = "demo/${t.id}"\n[metadata]\ndifficulty = "easy"\ncategory = "file-operations"\nunknown_key = 3\n`);
+  write(path.join(base, "environment/Dockerfile"), "FROM ubuntu:24.04\nWORKDIR /app\n");
+  write(path.join(base, "solution/solve.sh"), t.solve ?? `#!/bin/bash\nset -e\nmkdir -p /app\necho done > /app/out-${t.round}.txt\ncat /app/out-${t.round}.txt | grep -c done\n`);
+  write(path.join(base, "tests/test.sh"), "#!/bin/bash\npytest /tests/test_outputs.py && echo 1 > /logs/verifier/reward.txt || echo 0 > /logs/verifier/reward.txt\n");
+  write(path.join(base, "tests/test_outputs.py"), `from pathlib import Path\n\ndef test_out():\n    assert Path("/app/out-${t.round}.txt").read_text().strip() == "done"\n`);
+}
+
+export function writeTrial(dir: string, taskId: string, name: string, check: "oracle" | "nop", reward: number): void {
+  const base = path.join(dir, "trials", taskId, name);
+  write(
+    path.join(base, "result.json"),
+    JSON.stringify({
+      id: name,
+      task_name: taskId,
+      trial_name: name,
+      agent_info: { name: check, model_info: null },
+      verifier_result: { rewards: { reward } },
+      exception_info: null,
+      started_at: "2026-01-01T00:00:00Z",
+      finished_at: "2026-01-01T00:01:00Z",
+      verifier: { started_at: "2026-01-01T00:00:40Z", finished_at: "2026-01-01T00:01:00Z" },
+    }),
+  );
+  write(path.join(base, "verifier/test-stdout.txt"), `\u001b[32mPASSED\u001b[0m test_out\nnul here:\u0000end\n`);
+  write(path.join(base, "verifier/reward.txt"), `${reward}\n`);
+  write(
+    path.join(base, "verifier/ctrf.json"),
+    JSON.stringify({ results: { tests: [{ name: "test_out", status: reward > 0 ? "passed" : "failed", duration: 12 }] } }),
+  );
+}
+
+/** Seeds s1, s2; s1 → a1 → b1; a rejected candidate a2 of s2. Returns the run directory. */
+export function writeFixtureRun(name = "fixture"): string {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), "rst-fixture-"));
+  const tasks: FixtureTask[] = [
+    { id: "s1", parent: null, round: 0 },
+    { id: "s2", parent: null, round: 0 },
+    { id: "a1", parent: "s1", round: 1 },
+    { id: "a2", parent: "s2", round: 1, status: "rejected" },
+    { id: "b1", parent: "a1", round: 2 },
+  ];
+  write(path.join(dir, "run.json"), JSON.stringify({ name, created_at: "2026-01-01T00:00:00Z", seeds: 2, rounds: 2, solver: { model: "solver-x", k: 4 } }));
+  const lineage = tasks.map((t) =>
+    JSON.stringify({
+      task_id: t.id,
+      parent_id: t.parent,
+      round: t.round,
+      operator: t.parent ? "append-step" : null,
+      status: t.status ?? "accepted",
+      rejection_reason: t.status === "rejected" ? "oracle_failed" : null,
+      repair_attempts: 0,
+      created_at: "2026-01-01T00:00:00Z",
+    }),
+  );
+  write(path.join(dir, "lineage.jsonl"), `${lineage.join("\n")}\n`);
+  for (const t of tasks) {
+    writeTask(dir, t);
+    writeTrial(dir, t.id, `${t.id}__oracle1`, "oracle", t.status === "rejected" ? 0 : 1);
+    writeTrial(dir, t.id, `${t.id}__nop1`, "nop", 0);
+  }
+  const evals = tasks
+    .filter((t) => t.status !== "rejected")
+    .map((t, i) => JSON.stringify({ task_id: t.id, model: "solver-x", k: 4, n: 8, successes: 8 - i * 2, mean_reward: 1 - i * 0.2 }));
+  write(path.join(dir, "evals.jsonl"), `${evals.join("\n")}\n`);
+  return dir;
+}

@@ -1,0 +1,86 @@
+// A Harbor / Terminal-Bench 2 task directory (FORMATS.md §1) read into storable files and config.
+import fs from "node:fs/promises";
+import { parse as parseToml, TomlError } from "smol-toml";
+import { toStoredContent, type StoredContent } from "./content";
+import type { IssueList } from "./errors";
+import { walkFiles } from "./walk";
+
+export interface TaskFileContent {
+  path: string;
+  stored: StoredContent;
+}
+
+export interface ParsedTaskDir {
+  files: TaskFileContent[];
+  /** UTF-8 text of every text file, for metrics and search. */
+  texts: Map<string, string>;
+  config: Record<string, unknown>;
+  name: string | null;
+  category: string | null;
+  difficulty: string | null;
+}
+
+function table(v: unknown): Record<string, unknown> {
+  return v !== null && typeof v === "object" && !Array.isArray(v) ? (v as Record<string, unknown>) : {};
+}
+
+function strOrNull(v: unknown): string | null {
+  return typeof v === "string" && v.trim() !== "" ? v : null;
+}
+
+/** TOML dates and bigints become JSON-plain values so the config can be stored as jsonb. */
+function toJsonPlain(v: unknown): unknown {
+  if (typeof v === "bigint") return Number(v);
+  if (v instanceof Date) return v.toISOString();
+  if (Array.isArray(v)) return v.map(toJsonPlain);
+  if (v !== null && typeof v === "object") {
+    const out: Record<string, unknown> = {};
+    for (const [k, val] of Object.entries(v)) out[k] = toJsonPlain(val);
+    return out;
+  }
+  return v;
+}
+
+export function parseTaskToml(text: string, display: string, issues: IssueList): Record<string, unknown> {
+  try {
+    return table(toJsonPlain(parseToml(text)));
+  } catch (err) {
+    if (err instanceof TomlError) issues.add(display, `invalid TOML: ${err.message.split("\n")[0] ?? ""}`, err.line);
+    else issues.add(display, `invalid TOML: ${(err as Error).message}`);
+    return {};
+  }
+}
+
+export async function readHarborTask(dir: string, display: string, issues: IssueList): Promise<ParsedTaskDir> {
+  const walked = await walkFiles(dir, issues, display);
+  const files: TaskFileContent[] = [];
+  const texts = new Map<string, string>();
+  for (const f of walked) {
+    const bytes = await fs.readFile(f.abs);
+    const stored = toStoredContent(bytes);
+    files.push({ path: f.rel, stored });
+    if (stored.encoding === "utf8") texts.set(f.rel, stored.content);
+  }
+  if (!texts.has("instruction.md")) issues.add(display, "missing instruction.md");
+  const tomlText = texts.get("task.toml");
+  const config = tomlText === undefined ? {} : parseTaskToml(tomlText, `${display}/task.toml`, issues);
+  const task = table(config.task);
+  const metadata = table(config.metadata);
+  return {
+    files,
+    texts,
+    config,
+    name: strOrNull(task.name),
+    category: strOrNull(metadata.category),
+    difficulty: strOrNull(metadata.difficulty),
+  };
+}
+
+/** The text full-text search indexes: instruction, solution and verifier files. */
+export function searchableText(texts: Map<string, string>, maxChars = 400_000): string {
+  const parts: string[] = [];
+  for (const [p, t] of texts) {
+    if (p === "instruction.md" || p.startsWith("solution/") || p.startsWith("tests/") || p === "solution.sh" || p === "run-tests.sh") parts.push(t);
+  }
+  return parts.join("\n").slice(0, maxChars);
+}

@@ -1,0 +1,154 @@
+import fs from "node:fs";
+import path from "node:path";
+import { eq, sql } from "drizzle-orm";
+import { afterAll, afterEach, beforeAll, describe, expect, test } from "vitest";
+import { execRows } from "@/db/client";
+import { getRoundStats } from "@/db/queries/stats";
+import { findTaskIds, getTask, getTaskFile, listTasks } from "@/db/queries/tasks";
+import { auditLog, imports, runs, tasks, trialLogs, trials } from "@/db/schema";
+import { BACKENDS, createTestDatabase, type TestDatabase } from "@/db/testing";
+import { IngestError } from "./errors";
+import { writeFixtureRun, writeTask } from "./fixtures";
+import { ingestPath } from "./index";
+
+describe.each(BACKENDS)("native ingest on %s", (backend) => {
+  let database: TestDatabase;
+  const dirs: string[] = [];
+  const fixture = (name?: string) => {
+    const d = writeFixtureRun(name);
+    dirs.push(d);
+    return d;
+  };
+
+  beforeAll(async () => {
+    database = await createTestDatabase(backend);
+  });
+  afterAll(async () => {
+    await database.close();
+  });
+  afterEach(async () => {
+    await database.db.execute(sql`TRUNCATE runs, blobs, imports, audit_log RESTART IDENTITY CASCADE`);
+    for (const d of dirs.splice(0)) fs.rmSync(d, { recursive: true, force: true });
+  });
+
+  const count = async (table: typeof tasks | typeof trials | typeof trialLogs) =>
+    Number((await database.db.select({ n: sql<number>`count(*)` }).from(table))[0]?.n);
+
+  test("imports tasks, lineage, files, trials, evals and metrics", async () => {
+    const dir = fixture("fx");
+    const s = await ingestPath(database.db, dir);
+    expect(s).toMatchObject({ run: "fx", tasksNew: 5, trialsNew: 10, unchanged: false });
+    const ids = await findTaskIds(database.db, "fx", ["s1", "a1", "b1", "a2"]);
+    const b1 = await getTask(database.db, ids.get("b1") ?? 0);
+    expect(b1?.parent?.task_id).toBe("a1");
+    expect(b1?.root_id).toBe(ids.get("s1"));
+    expect(b1?.depth).toBe(2);
+    expect(b1?.metadata).toMatchObject({ metadata: { unknown_key: 3 } });
+    expect(b1?.solution_lines).toBe(4);
+    expect(b1?.commands).toBe(4);
+    expect(b1?.verifier_tests).toBe(1);
+    expect(b1?.files.map((f) => f.path)).toContain("solution/solve.sh");
+    const a1 = await getTask(database.db, ids.get("a1") ?? 0);
+    expect(a1?.children.map((c) => c.task_id)).toEqual(["b1"]);
+    // s1: n=8, c=8 → 1; a1: c=6 → 1 - C(2,4)/C(8,4) = 1
+    expect(a1?.pass_at_k).toBeCloseTo(1);
+    const log = await execRows<{ content: string }>(
+      database.db,
+      sql`SELECT b.content FROM trial_logs l JOIN blobs b ON b.hash = l.blob_hash WHERE l.name = 'verifier/test-stdout.txt' LIMIT 1`,
+    );
+    expect(log[0]?.content).toContain("\u2400end");
+    const file = await getTaskFile(database.db, ids.get("a1") ?? 0, "tests/test_outputs.py");
+    expect(file?.content).toContain("/app/out-1.txt");
+    const stats = await getRoundStats(database.db, "fx");
+    expect(stats?.rounds.map((r) => [r.round, r.accepted, r.rejected])).toEqual([
+      [0, 2, 0],
+      [1, 1, 1],
+      [2, 1, 0],
+    ]);
+    const audit = await database.db.select().from(auditLog).where(eq(auditLog.action, "ingest"));
+    expect(audit).toHaveLength(1);
+  });
+
+  test("a second import of the same run adds nothing and says so", async () => {
+    const dir = fixture("twice");
+    await ingestPath(database.db, dir);
+    const before = [await count(tasks), await count(trials), await count(trialLogs)];
+    const again = await ingestPath(database.db, dir);
+    expect(again).toMatchObject({ unchanged: true, tasksNew: 0, tasksChanged: 0, trialsNew: 0, tasksUnchanged: 5 });
+    expect([await count(tasks), await count(trials), await count(trialLogs)]).toEqual(before);
+    const statuses = (await database.db.select({ s: imports.status }).from(imports)).map((r) => r.s);
+    expect(statuses).toEqual(["done", "unchanged"]);
+  });
+
+  test("changed content gets a new version and keeps the review state", async () => {
+    const dir = fixture("changed");
+    await ingestPath(database.db, dir);
+    await database.db.update(tasks).set({ reviewState: "accepted" }).where(eq(tasks.extId, "a1"));
+    writeTask(dir, { id: "a1", parent: "s1", round: 1, solve: "#!/bin/bash\nls /app\n" });
+    const s = await ingestPath(database.db, dir);
+    expect(s).toMatchObject({ tasksChanged: 1, tasksNew: 0, unchanged: false });
+    const [a1] = await database.db.select().from(tasks).where(eq(tasks.extId, "a1"));
+    expect(a1).toMatchObject({ version: 2, reviewState: "accepted", solutionLines: 1, commands: 1 });
+  });
+
+  test("a bad line is named with file and line, and nothing is written", async () => {
+    const dir = fixture("bad");
+    const lineage = path.join(dir, "lineage.jsonl");
+    const lines = fs.readFileSync(lineage, "utf8").split("\n");
+    lines[2] = '{"task_id": "a1", "parent_id": "s1", "round": "one", "status": "accepted"}';
+    lines[3] = "{not json";
+    fs.writeFileSync(lineage, lines.join("\n"));
+    const err = await ingestPath(database.db, dir).catch((e: unknown) => e);
+    expect(err).toBeInstanceOf(IngestError);
+    const issues = (err as IngestError).issues;
+    expect(issues).toContainEqual(expect.objectContaining({ file: "lineage.jsonl", line: 3, message: expect.stringContaining("round") }));
+    expect(issues).toContainEqual(expect.objectContaining({ file: "lineage.jsonl", line: 4, message: expect.stringContaining("invalid JSON") }));
+    expect(await count(tasks)).toBe(0);
+    expect(await database.db.select().from(runs)).toHaveLength(0);
+    expect((await database.db.select().from(imports))[0]?.status).toBe("failed");
+  });
+
+  test("unknown parents, path traversal ids and stray trials are refused", async () => {
+    const dir = fixture("lineage");
+    fs.appendFileSync(path.join(dir, "lineage.jsonl"), `${JSON.stringify({ task_id: "../evil", parent_id: null, round: 0, status: "accepted" })}\n`);
+    fs.appendFileSync(path.join(dir, "lineage.jsonl"), `${JSON.stringify({ task_id: "orphan", parent_id: "nobody", round: 3, status: "accepted" })}\n`);
+    writeTask(dir, { id: "orphan", parent: "nobody", round: 3 });
+    fs.mkdirSync(path.join(dir, "trials", "ghost"), { recursive: true });
+    const err = (await ingestPath(database.db, dir).catch((e: unknown) => e)) as IngestError;
+    const text = err.issues.map((i) => `${i.file}:${i.line ?? ""} ${i.message}`).join("\n");
+    expect(text).toMatch(/lineage\.jsonl:6 task_id: must be a plain directory name/);
+    expect(text).toMatch(/lineage\.jsonl:7 task orphan: parent_id nobody is not in lineage\.jsonl/);
+    expect(text).toMatch(/trials\/ghost: matches no task/);
+    expect(await count(tasks)).toBe(0);
+  });
+
+  test("a crash in the middle leaves no partial run, and the next import completes", async () => {
+    const dir = fixture("crash");
+    await expect(
+      ingestPath(database.db, dir, {
+        onProgress: ({ done }) => {
+          if (done === 3) throw new Error("simulated crash");
+        },
+      }),
+    ).rejects.toThrow("simulated crash");
+    expect(await count(tasks)).toBe(0);
+    expect(await count(trials)).toBe(0);
+    const s = await ingestPath(database.db, dir);
+    expect(s.tasksNew).toBe(5);
+  });
+
+  test("the task table filters, sorts, searches and pages", async () => {
+    await ingestPath(database.db, fixture("table"));
+    const all = await listTasks(database.db, { run: "table", limit: 2, sort: "-round" });
+    expect(all.total).toBe(5);
+    expect(all.items.map((t) => t.round)).toEqual([2, 1]);
+    expect(all.next).not.toBeNull();
+    const page2 = await listTasks(database.db, { run: "table", limit: 2, sort: "-round", cursor: all.next ?? undefined });
+    expect(page2.items).toHaveLength(2);
+    expect(page2.items[0]?.round).toBe(1);
+    expect((await listTasks(database.db, { run: "table", status: "rejected", limit: 50 })).items.map((t) => t.task_id)).toEqual(["a2"]);
+    expect((await listTasks(database.db, { q: "out-2.txt", limit: 50 })).items.map((t) => t.task_id)).toEqual(["b1"]);
+    expect((await listTasks(database.db, { round_min: 1, round_max: 1, limit: 50 })).total).toBe(2);
+    expect((await listTasks(database.db, { run: "nope", limit: 50 })).total).toBe(0);
+  });
+});

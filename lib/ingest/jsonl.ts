@@ -1,0 +1,77 @@
+// Line-numbered JSONL reading with size limits and strict schemas.
+import fs from "node:fs";
+import readline from "node:readline";
+import type { z } from "zod";
+import type { IssueList } from "./errors";
+
+export const MAX_JSONL_LINE = 16 * 1024 * 1024;
+
+/** JSON.parse that drops keys which could reach an object merge as prototype mutation. */
+export function safeJsonParse(text: string): unknown {
+  return JSON.parse(text, (key, value: unknown) => (key === "__proto__" || key === "constructor" || key === "prototype" ? undefined : value));
+}
+
+export function zodMessage(error: z.ZodError): string {
+  return error.issues
+    .slice(0, 3)
+    .map((i) => `${i.path.length ? i.path.join(".") : "(root)"}: ${i.message}`)
+    .join("; ");
+}
+
+/** Yields validated records with their line numbers; bad lines are recorded as issues. */
+export async function* readJsonl<T>(file: string, display: string, schema: z.ZodType<T>, issues: IssueList): AsyncGenerator<{ line: number; value: T }> {
+  const rl = readline.createInterface({ input: fs.createReadStream(file, { encoding: "utf8" }), crlfDelay: Infinity });
+  let line = 0;
+  for await (const text of rl) {
+    line++;
+    if (text.trim() === "") continue;
+    if (text.length > MAX_JSONL_LINE) {
+      issues.add(display, `line is longer than ${MAX_JSONL_LINE} characters`, line);
+      continue;
+    }
+    let raw: unknown;
+    try {
+      raw = safeJsonParse(text);
+    } catch (err) {
+      issues.add(display, `invalid JSON: ${(err as Error).message}`, line);
+      continue;
+    }
+    const parsed = schema.safeParse(raw);
+    if (!parsed.success) {
+      issues.add(display, zodMessage(parsed.error), line);
+      continue;
+    }
+    yield { line, value: parsed.data };
+  }
+}
+
+/** Reads and validates one JSON file; returns null (with an issue) when it is bad. */
+export async function readJsonFile<T>(file: string, display: string, schema: z.ZodType<T>, issues: IssueList, maxBytes = 16 * 1024 * 1024): Promise<T | null> {
+  let text: string;
+  try {
+    const stat = await fs.promises.stat(file);
+    if (stat.size > maxBytes) {
+      issues.add(display, `file is ${stat.size} bytes, over the ${maxBytes}-byte limit`);
+      return null;
+    }
+    text = await fs.promises.readFile(file, "utf8");
+  } catch (err) {
+    issues.add(display, `cannot read: ${(err as NodeJS.ErrnoException).code ?? (err as Error).message}`);
+    return null;
+  }
+  let raw: unknown;
+  try {
+    raw = safeJsonParse(text);
+  } catch (err) {
+    const m = /position (\d+)/.exec((err as Error).message);
+    const line = m?.[1] ? text.slice(0, Number(m[1])).split("\n").length : undefined;
+    issues.add(display, `invalid JSON: ${(err as Error).message}`, line);
+    return null;
+  }
+  const parsed = schema.safeParse(raw);
+  if (!parsed.success) {
+    issues.add(display, zodMessage(parsed.error));
+    return null;
+  }
+  return parsed.data;
+}

@@ -1,0 +1,43 @@
+import { defineConfig, devices } from "@playwright/test";
+
+const port = Number(process.env.E2E_PORT ?? 3210);
+const dataDir = process.env.E2E_DATA_DIR ?? ".data/e2e";
+
+export default defineConfig({
+  testDir: "e2e",
+  outputDir: "test-results",
+  fullyParallel: false,
+  workers: 1,
+  retries: 0,
+  reporter: process.env.CI ? [["list"]] : [["list"]],
+  timeout: 60_000,
+  expect: { timeout: 15_000 },
+  use: {
+    baseURL: `http://127.0.0.1:${port}`,
+    trace: "retain-on-failure",
+    screenshot: "only-on-failure",
+    ...devices["Desktop Chrome"],
+    viewport: { width: 1440, height: 900 },
+    launchOptions: {
+      // Debian's Chromium: Playwright's own browser downloads are not available here.
+      executablePath: "/usr/bin/chromium",
+      args: ["--no-sandbox", "--disable-gpu", "--disable-background-networking", "--disable-component-update", "--disable-sync", "--no-first-run"],
+    },
+  },
+  webServer: {
+    // A fresh embedded database with a small demo run, then the production build.
+    command: `rm -rf ${dataDir} && node bin/rst-curator.js prepare && npx next build && npx next start -p ${port}`,
+    url: `http://127.0.0.1:${port}/api/v1/runs`,
+    timeout: 600_000,
+    reuseExistingServer: !process.env.CI,
+    stdout: "pipe",
+    stderr: "pipe",
+    env: {
+      PGLITE_DIR: `${dataDir}/pglite`,
+      DEMO_DIR: `${dataDir}/demo-run`,
+      DEMO_TASKS: process.env.E2E_DEMO_TASKS ?? "600",
+      DATABASE_URL: "",
+      NEXT_TELEMETRY_DISABLED: "1",
+    },
+  },
+});
