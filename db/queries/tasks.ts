@@ -3,6 +3,7 @@ import { and, asc, desc, eq, gte, inArray, lte, sql, type SQL } from "drizzle-or
 import type { FacetsJson, TaskDetailJson, TaskListJson, TaskRefJson, TaskRowJson } from "@/lib/api/types";
 import type { RangeMetric, SortColumn, TaskFilter } from "@/lib/tasks/filter";
 import { RANGE_METRICS } from "@/lib/tasks/filter";
+import { searchWords } from "@/lib/ingest/harbor-task";
 import { passAtK } from "@/lib/metrics";
 import type { AnyPgColumn } from "drizzle-orm/pg-core";
 import { execRows, type Db } from "../client";
@@ -93,7 +94,8 @@ export function taskFilterWhere(f: TaskFilter): SQL | undefined {
   if (f.category) c.push(eq(tasks.category, f.category));
   if (f.flag === "any") c.push(sql`${tasks.openFlags} > 0`);
   else if (f.flag) c.push(sql`EXISTS (SELECT 1 FROM flags fl WHERE fl.task_id = ${tasks.id} AND fl.rule = ${f.flag} AND fl.status = 'open')`);
-  if (f.q) c.push(sql`(${tasks.search} @@ websearch_to_tsquery('simple', ${f.q}) OR ${tasks.extId} = ${f.q})`);
+  // The index holds punctuation-split words (lib/ingest), so "out-2.txt" is the phrase out 2 txt.
+  if (f.q) c.push(sql`(${tasks.search} @@ phraseto_tsquery('simple', ${searchWords(f.q)}) OR ${tasks.extId} = ${f.q})`);
   for (const m of RANGE_METRICS) {
     const min = f[`${m}_min`];
     const max = f[`${m}_max`];

@@ -76,11 +76,16 @@ export async function readHarborTask(dir: string, display: string, issues: Issue
   };
 }
 
+/** Words of code and prose alike: paths, flags and file names split into their parts. */
+export function searchWords(text: string): string {
+  return text.replace(/[^\p{L}\p{N}_]+/gu, " ").trim();
+}
+
 /** The text full-text search indexes: instruction, solution and verifier files. */
 export function searchableText(texts: Map<string, string>, maxChars = 400_000): string {
   const parts: string[] = [];
   for (const [p, t] of texts) {
     if (p === "instruction.md" || p.startsWith("solution/") || p.startsWith("tests/") || p === "solution.sh" || p === "run-tests.sh") parts.push(t);
   }
-  return parts.join("\n").slice(0, maxChars);
+  return searchWords(parts.join("\n").slice(0, maxChars));
 }

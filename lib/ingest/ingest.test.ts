@@ -45,13 +45,14 @@ describe.each(BACKENDS)("native ingest on %s", (backend) => {
     expect(b1?.depth).toBe(2);
     expect(b1?.metadata).toMatchObject({ metadata: { unknown_key: 3 } });
     expect(b1?.solution_lines).toBe(4);
-    expect(b1?.commands).toBe(4);
+    expect(b1?.commands).toBe(5); // set, mkdir, echo, cat, grep
+    expect(b1?.distinct_tools).toBe(3); // mkdir, cat, grep
     expect(b1?.verifier_tests).toBe(1);
     expect(b1?.files.map((f) => f.path)).toContain("solution/solve.sh");
     const a1 = await getTask(database.db, ids.get("a1") ?? 0);
     expect(a1?.children.map((c) => c.task_id)).toEqual(["b1"]);
-    // s1: n=8, c=8 → 1; a1: c=6 → 1 - C(2,4)/C(8,4) = 1
-    expect(a1?.pass_at_k).toBeCloseTo(1);
+    // a1 is the third accepted task: n=8, c=4 → pass@4 = 1 - C(4,4)/C(8,4) = 1 - 1/70
+    expect(a1?.pass_at_k).toBeCloseTo(1 - 1 / 70, 6);
     const log = await execRows<{ content: string }>(
       database.db,
       sql`SELECT b.content FROM trial_logs l JOIN blobs b ON b.hash = l.blob_hash WHERE l.name = 'verifier/test-stdout.txt' LIMIT 1`,

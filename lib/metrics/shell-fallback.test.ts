@@ -1,0 +1,88 @@
+import { describe, expect, it } from "vitest";
+import { heredocAtRisk } from "./heredoc-risk";
+import { measureShell } from "./shell";
+
+const script = (...lines: string[]): string => `${lines.join("\n")}\n`;
+
+describe("heredoc bodies", () => {
+  it("are not commands when tree-sitter reads them right", async () => {
+    const metrics = await measureShell(script("python3 - <<'PY'", "import sys", "print(sys.argv)", "PY", "echo done"));
+    expect(metrics).toMatchObject({ commands: 2, tools: ["python3"], parser: "tree-sitter", lines: 5 });
+  });
+
+  it("run their $(…) substitutions when the delimiter is unquoted", async () => {
+    const unquoted = await measureShell(script("cat > note <<EOF", "built $(date -u)", "EOF"));
+    const quoted = await measureShell(script("cat > note <<'EOF'", "built $(date -u)", "EOF"));
+    expect(unquoted.tools).toEqual(["cat", "date"]);
+    expect(quoted.tools).toEqual(["cat"]);
+  });
+
+  it.each([
+    ["a line starting with the delimiter", "EOFError = 1"],
+    ["an indented delimiter", "    EOF"],
+    ["the delimiter with trailing space", "EOF "],
+  ])("survive %s (tree-sitter's delimiter-prefix bug)", async (_case, trap) => {
+    const metrics = await measureShell(
+      script("python3 - <<EOF", "import os", trap, "os.remove('/tmp/x')", "print(1)", "EOF", "echo done"),
+    );
+    // Without the fallback the rest of the body becomes commands named os.remove(, print, EOF…
+    expect(metrics.commands).toBe(2);
+    expect(metrics.tools).toEqual(["python3"]);
+    expect(metrics.parser).toBe("mvdan-sh");
+    expect(metrics.lines).toBe(7);
+  });
+
+  it("survive the bug in a CRLF script", async () => {
+    const metrics = await measureShell("python3 - <<EOF\r\nEOFError = 1\r\nprint(2)\r\nEOF\r\necho done\r\n");
+    expect(metrics).toMatchObject({ commands: 2, tools: ["python3"], parser: "mvdan-sh", lines: 5 });
+  });
+
+  it("survive the bug in a quoted, tab-stripping heredoc too", async () => {
+    const metrics = await measureShell(script("if true; then", "\tcat <<-'END' > f", "\t\tENDPOINT=/api", "\t\tEND_X", "\tEND", "fi", "ls"));
+    expect(metrics.commands).toBe(3);
+    expect(metrics.tools).toEqual(["cat", "ls"]);
+    expect(metrics.parser).toBe("mvdan-sh");
+  });
+
+  it("keep the fast parser when a tab-indented terminator closes a <<- heredoc", async () => {
+    const metrics = await measureShell(script("cat <<-EOF", "\thello", "\tEOF", "ls"));
+    expect(metrics).toMatchObject({ commands: 2, parser: "tree-sitter" });
+  });
+
+  it("fall back when tree-sitter cannot read several heredocs on one line", async () => {
+    const metrics = await measureShell(script("cat <<A <<B", "a", "A", "b", "B", "wc -l f"));
+    expect(metrics).toMatchObject({ commands: 2, tools: ["cat", "wc"], parser: "mvdan-sh" });
+  });
+});
+
+describe("heredocAtRisk", () => {
+  const lines = (...rows: string[]): string[] => rows;
+  const start = { row: 0, delimiter: "EOF", stripsTabs: false };
+
+  it("flags only lines between the start and the real terminator", () => {
+    expect(heredocAtRisk(lines("cat <<EOF", "EOFError", "EOF"), [start])).toBe(true);
+    expect(heredocAtRisk(lines("cat <<EOF", "x", "EOF", "EOFError=1"), [start])).toBe(false);
+    expect(heredocAtRisk(lines("cat <<EOF", "x", "EOF"), [start])).toBe(false);
+  });
+
+  it("accepts tab-indented terminators only for <<-", () => {
+    expect(heredocAtRisk(lines("cat <<-EOF", "\tEOF"), [{ ...start, stripsTabs: true }])).toBe(false);
+    expect(heredocAtRisk(lines("cat <<EOF", "\tEOF", "EOF"), [start])).toBe(true);
+  });
+});
+
+describe("lines starting with a backslash", () => {
+  it("stay their own commands (tree-sitter glues them onto the previous one)", async () => {
+    const metrics = await measureShell(script("cp a b", "\\cp -f c d", "X=1", "\\rm -f y"));
+    expect(metrics).toMatchObject({ commands: 3, tools: ["cp", "rm"], parser: "mvdan-sh", lines: 4 });
+  });
+});
+
+describe("unparseable scripts", () => {
+  it("still get tree-sitter's best-effort counts instead of an error", async () => {
+    const metrics = await measureShell(script("ls -la", "if then fi (", "pwd"));
+    expect(metrics.parser).toBe("tree-sitter");
+    expect(metrics.lines).toBe(3);
+    expect(metrics.tools).toEqual(expect.arrayContaining(["ls", "pwd"]));
+  });
+});
