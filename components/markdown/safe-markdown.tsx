@@ -36,7 +36,24 @@ function ImageAlt({ alt, src }: ComponentProps<"img">) {
   );
 }
 
-const components: Components = { a: SafeLink, img: ImageAlt };
+/** The page owns h1 and h2; an instruction's own headings sit below them. */
+function demote(level: 3 | 4 | 5 | 6) {
+  const Tag = `h${level}` as const;
+  return function Heading({ children }: ComponentProps<"h3">) {
+    return <Tag>{children}</Tag>;
+  };
+}
+
+const components: Components = {
+  a: SafeLink,
+  img: ImageAlt,
+  h1: demote(3),
+  h2: demote(4),
+  h3: demote(5),
+  h4: demote(6),
+  h5: demote(6),
+  h6: demote(6),
+};
 
 export type SafeMarkdownProps = { source: string };
 

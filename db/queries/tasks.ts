@@ -3,8 +3,8 @@ import { and, asc, desc, eq, gte, inArray, lte, sql, type SQL } from "drizzle-or
 import type { FacetsJson, TaskDetailJson, TaskListJson, TaskRefJson, TaskRowJson } from "@/lib/api/types";
 import type { RangeMetric, SortColumn, TaskFilter } from "@/lib/tasks/filter";
 import { RANGE_METRICS } from "@/lib/tasks/filter";
-import { searchWords } from "@/lib/ingest/harbor-task";
-import { passAtK } from "@/lib/metrics";
+import { passAtK } from "@/lib/metrics/pass-at-k";
+import { searchWords } from "@/lib/tasks/search";
 import type { AnyPgColumn } from "drizzle-orm/pg-core";
 import { execRows, type Db } from "../client";
 import { blobs, evals, runs, taskFiles, tasks, trials } from "../schema";

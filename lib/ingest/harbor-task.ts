@@ -1,6 +1,7 @@
 // A Harbor / Terminal-Bench 2 task directory (FORMATS.md §1) read into storable files and config.
 import fs from "node:fs/promises";
 import { parse as parseToml, TomlError } from "smol-toml";
+import { searchWords } from "@/lib/tasks/search";
 import { toStoredContent, type StoredContent } from "./content";
 import type { IssueList } from "./errors";
 import { walkFiles } from "./walk";
@@ -74,11 +75,6 @@ export async function readHarborTask(dir: string, display: string, issues: Issue
     category: strOrNull(metadata.category),
     difficulty: strOrNull(metadata.difficulty),
   };
-}
-
-/** Words of code and prose alike: paths, flags and file names split into their parts. */
-export function searchWords(text: string): string {
-  return text.replace(/[^\p{L}\p{N}_]+/gu, " ").trim();
 }
 
 /** The text full-text search indexes: instruction, solution and verifier files. */

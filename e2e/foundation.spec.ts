@@ -1,0 +1,101 @@
+// The first start: the demo run is there, the table filters, sorts and searches, a task page
+// shows its files. The web server (playwright.config.ts) seeds the demo run on a fresh database.
+import { expect, test, type Page } from "@playwright/test";
+
+const shot = (page: Page, name: string) => page.screenshot({ path: `e2e/screenshots/${name}.png`, fullPage: true });
+
+function numbersInColumn(page: Page, column: number) {
+  return page.locator(`tbody tr td:nth-child(${column})`).allInnerTexts();
+}
+
+/** The table keeps the previous rows while the next ones load; wait until it has settled. */
+async function settled(page: Page) {
+  await expect(page.locator("table[aria-busy='true']")).toHaveCount(0);
+}
+
+test.beforeEach(async ({ page }) => {
+  page.on("dialog", () => {
+    throw new Error("a dialog opened");
+  });
+});
+
+test("overview shows the demo run with its rounds", async ({ page }) => {
+  await page.goto("/");
+  await expect(page.getByRole("heading", { name: /demo/ }).first()).toBeVisible();
+  await expect(page.getByText("15").first()).toBeVisible();
+  await shot(page, "overview");
+});
+
+test("task table filters, sorts, searches and keeps the view in the URL", async ({ page }) => {
+  await page.goto("/tasks?run=demo");
+  const rows = page.locator("tbody tr");
+  await expect(rows.first()).toBeVisible();
+  expect(await rows.count()).toBe(50);
+
+  await page.getByLabel("Status").selectOption("rejected");
+  await expect(page).toHaveURL(/status=rejected/);
+  await settled(page);
+  await expect(rows.first().getByText("rejected")).toBeVisible();
+  const statuses = await page.locator("tbody tr td:nth-child(3)").allInnerTexts();
+  expect(statuses.every((s) => s.includes("rejected"))).toBe(true);
+
+  await page.getByRole("button", { name: "Lines" }).click();
+  await expect(page).toHaveURL(/sort=-?solution_lines/);
+  await settled(page);
+  await expect(page.getByRole("columnheader", { name: "Lines" })).toHaveAttribute("aria-sort", /ascending|descending/);
+  const sortDir = (await page.getByRole("columnheader", { name: "Lines" }).getAttribute("aria-sort")) ?? "";
+  const lines = (await numbersInColumn(page, 7)).map((s) => Number(s.replace(/[^\d]/g, "")));
+  const sorted = [...lines].sort((a, b) => (sortDir === "ascending" ? a - b : b - a));
+  expect(lines).toEqual(sorted);
+  await shot(page, "tasks-filtered-sorted");
+
+  // The URL alone restores the view.
+  const url = page.url();
+  await page.goto("about:blank");
+  await page.goto(url);
+  await expect(page.getByLabel("Status")).toHaveValue("rejected");
+
+  await page.goto("/tasks?run=demo");
+  const search = page.getByPlaceholder("Search instructions, solutions, verifiers…");
+  await search.fill("sqlite3");
+  await search.press("Enter");
+  await expect(page).toHaveURL(/q=sqlite3/);
+  await settled(page);
+  await expect(rows.first()).toBeVisible();
+  await shot(page, "tasks-search");
+});
+
+test("a task page shows instruction, metrics, lineage links and highlighted files", async ({ page }) => {
+  await page.goto("/tasks?run=demo&round=5&status=accepted");
+  const first = page.locator("tbody tr").first().getByRole("link").first();
+  const taskId = (await first.innerText()).trim();
+  await first.click();
+  await expect(page.getByRole("heading", { level: 1 })).toHaveText(taskId);
+  await expect(page.getByText("Solution lines").first()).toBeVisible();
+  const lineage = page.getByRole("region", { name: "Lineage" });
+  await expect(lineage.getByRole("heading", { name: "Parent" })).toBeVisible();
+  await expect(lineage.getByRole("link").first()).toBeVisible();
+
+  await page.getByRole("navigation", { name: "Files" }).getByRole("link", { name: /solve\.sh/ }).click();
+  await expect(page).toHaveURL(/file=solution%2Fsolve\.sh|file=solution\/solve\.sh/);
+  await expect(page.getByText("set -euo pipefail").or(page.getByText("#!/bin/bash")).first()).toBeVisible();
+  await shot(page, "task-page");
+
+  const raw = await page.request.get(page.url().replace(/\/tasks\/(\d+).*/, "/api/v1/tasks/$1/files/solution/solve.sh"));
+  expect(raw.status()).toBe(200);
+  expect(raw.headers()["content-disposition"]).toContain("attachment");
+});
+
+test("the JSON API answers with the documented shapes and errors", async ({ request }) => {
+  const runs = await (await request.get("/api/v1/runs")).json();
+  expect(runs.items[0]).toMatchObject({ name: "demo", rounds: 15 });
+  const list = await (await request.get("/api/v1/tasks?run=demo&round=10&limit=3")).json();
+  expect(list.items).toHaveLength(3);
+  expect(list.items[0]).toHaveProperty("solution_lines");
+  const bad = await request.get("/api/v1/tasks?round=abc");
+  expect(bad.status()).toBe(400);
+  expect((await bad.json()).error.code).toBe("bad_request");
+  expect((await request.get("/api/v1/tasks/999999999")).status()).toBe(404);
+  const rounds = await (await request.get("/api/v1/runs/demo/rounds")).json();
+  expect(rounds.rounds).toHaveLength(16);
+});
