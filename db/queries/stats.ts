@@ -4,19 +4,8 @@ import type { RoundStatJson, RunRoundsJson } from "@/lib/api/types";
 import { execRows, type Db } from "../client";
 import { runs } from "../schema";
 
-interface RoundRow {
-  round: number;
-  candidates: number;
-  accepted: number;
-  rejected: number;
-  median_solution_lines: number | null;
-  median_commands: number | null;
-  median_distinct_tools: number | null;
-  median_instruction_words: number | null;
-  median_verifier_tests: number | null;
-  pass_at_k: number | null;
-  mean_reward: number | null;
-}
+/** Raw row: drivers may return numerics as strings, so every field is converted below. */
+type RoundRow = Record<keyof RoundStatJson, unknown>;
 
 const median = (col: string) =>
   sql.raw(`percentile_cont(0.5) WITHIN GROUP (ORDER BY ${col}) FILTER (WHERE status = 'accepted')`);

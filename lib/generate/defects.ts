@@ -1,24 +1,14 @@
 // Deliberate verifier inconsistencies (FORMATS.md § Checks). Each rule is realised in the task
 // content or its trials the way real pipelines produce it, never by a marker; truth.jsonl is
 // the only place that names it.
+import { FLAG_RULES, type FlagRule } from "@/lib/domain";
 import type { Mutation } from "./child";
 import type { Rng } from "./prng";
 import type { Operator } from "./types";
 
-export const RULES = [
-  "oracle-fails",
-  "nop-passes",
-  "parent-solution-passes",
-  "flaky-verifier",
-  "verifier-not-updated",
-  "instruction-not-updated",
-  "untold-requirement",
-  "unverified-step",
-  "weakened-verifier",
-  "no-reward",
-  "missing-validation",
-] as const;
-export type Rule = (typeof RULES)[number];
+/** The rules of FORMATS.md § Checks, one list for the whole product. */
+export const RULES = FLAG_RULES;
+export type Rule = FlagRule;
 
 /** Share of accepted non-seed tasks that carry a defect. */
 export const DEFECT_RATE = 0.07;

@@ -21,7 +21,7 @@ const jsonl = <T>(file: string): T[] => fs.readFileSync(file, "utf8").split("\n"
 const KEYWORDS = new Set(["if", "then", "else", "elif", "fi", "for", "do", "done", "while", "case", "esac", "in", "{", "}", "[", "[[", "!", "function"]);
 
 /** Rough static metrics: non-blank non-comment lines, command starts, and instruction words. */
-export function roughShell(script: string): { lines: number; commands: number } {
+function roughShell(script: string): { lines: number; commands: number } {
   let lines = 0;
   let commands = 0;
   let heredoc: string | null = null;

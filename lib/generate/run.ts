@@ -1,12 +1,13 @@
 // The generator's main loop: seeds, then round after round of candidates derived from the
 // previous round's accepted tasks, each written to disk as soon as it exists.
+import fs from "node:fs";
 import path from "node:path";
 import { buildCandidate, type Candidate } from "./candidate";
 import { isoAt, runEpoch } from "./clock";
 import { DEFECT_RATE, DefectDealer, type Rule } from "./defects";
 import { K, Solver, SOLVER_MODEL } from "./evals";
 import { OPERATORS } from "./operators";
-import { planRun, type Reason } from "./plan";
+import { planRun, type Reason, type RunPlan } from "./plan";
 import { Rng, WeightedPicker } from "./prng";
 import { renderTestSh } from "./render";
 import { buildSeed } from "./seeds";
@@ -69,6 +70,26 @@ export async function generateRun(opts: GenerateOptions): Promise<GenerateSummar
   const plan = planRun(opts.tasks, opts.rounds ?? 15, rng.fork("plan"));
   const staging = prepareOutput(opts.out);
   const w = new TreeWriter(staging);
+  try {
+    return await writeRun(opts, { seed, name, rng, plan, staging, w });
+  } catch (err) {
+    // A failed run leaves nothing behind: no half-written .partial directory.
+    await w.close().catch(() => undefined);
+    fs.rmSync(staging, { recursive: true, force: true });
+    throw err;
+  }
+}
+
+interface RunSetup {
+  seed: number;
+  name: string;
+  rng: Rng;
+  plan: RunPlan;
+  staging: string;
+  w: TreeWriter;
+}
+
+async function writeRun(opts: GenerateOptions, { seed, name, rng, plan, staging, w }: RunSetup): Promise<GenerateSummary> {
   w.dir("tasks");
   w.dir("trials");
   const lineage = new JsonlWriter(w, path.join(staging, "lineage.jsonl"));
@@ -127,6 +148,7 @@ export async function generateRun(opts: GenerateOptions): Promise<GenerateSummar
     const scenario: Scenario = { kind: "valid", repeats: rng.chance(0.1) ? 1 : 0, skipParent: true };
     emit({ id, parentId: null, round: 0, operator: null, accepted: true, reason: null, createdMs: clock, candidate: { content: s.content, broken: null, early: false, brokenPackage: null, scenario, repairAttempts: 0 }, rule: null });
     pool.push({ id, content: s.content });
+    await w.pace();
   }
 
   for (const rp of plan.rounds) {
@@ -168,6 +190,7 @@ export async function generateRun(opts: GenerateOptions): Promise<GenerateSummar
       }
       if (!candidate) throw new Error(`could not build candidate ${id}`);
       emit({ id, parentId, round: rp.round, operator: candidate.operator, accepted: slot.accepted, reason: slot.reason, createdMs: clock, candidate, rule });
+      await w.pace();
       if (slot.accepted) {
         acceptedLeft--;
         if (!rule) next.push({ id, content: candidate.content });
@@ -193,6 +216,7 @@ export async function generateRun(opts: GenerateOptions): Promise<GenerateSummar
     generator: { name: "rst-curator demo generator", seed, tasks: opts.tasks, operators: OPERATORS.map((o) => o.id) },
   };
   w.file(path.join(staging, "run.json"), JSON.stringify(runJson, null, 2) + "\n");
+  await w.close();
   commitOutput(staging, opts.out);
   return { name, out: opts.out, accepted: counts.accepted, rejected: counts.rejected, seeds: plan.seeds, trials: counts.trials, files: w.files, bytes: w.bytes, defects: counts.defects };
 }

@@ -185,7 +185,6 @@ export const rsyncMirror: Operator = {
       touch -r ${dataDir} "$MIRROR"
       chmod -R go-w "$MIRROR"
       tail -n 2 ${log}`;
-    const n = c.rng.int(2, 30);
     return opResult(this.id, {
       step,
       output: [`sent ${c.rng.int(900, 90000)} bytes  received ${c.rng.int(30, 900)} bytes`],

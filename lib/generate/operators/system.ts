@@ -8,7 +8,7 @@ export const addCronJob: Operator = {
   theme: "system",
   applies: (c) => free(c, `/etc/cron.d/${c.profile.app}-maintenance`),
   build(c) {
-    const { app, root, logDir } = c.profile;
+    const { app, logDir } = c.profile;
     const cron = `/etc/cron.d/${app}-maintenance`;
     const script = `/usr/local/bin/${app}-maintenance`;
     const minute = c.rng.int(0, 59);

@@ -8,7 +8,7 @@ export const gitTrackConfig: Operator = {
   theme: "vcs",
   applies: (c) => free(c, `${c.profile.root}/.git`),
   build(c) {
-    const { root, app, reportDir } = c.profile;
+    const { root, app } = c.profile;
     const repo = `${root}/.git`;
     const changelog = `${root}/CHANGELOG.md`;
     const tag = `v${c.rng.int(0, 2)}.${c.rng.int(1, 9)}.0`;
