@@ -12,7 +12,7 @@ export function MetadataPanel({ metadata }: MetadataPanelProps) {
       {entries.length === 0 ? (
         <p className="text-xs text-faint">No metadata.</p>
       ) : (
-        <dl className="grid grid-cols-[minmax(0,auto)_minmax(0,1fr)] gap-x-3 gap-y-1 font-mono text-2xs">
+        <dl className="grid grid-cols-[minmax(0,9.5rem)_minmax(0,1fr)] gap-x-3 gap-y-1 font-mono text-2xs">
           {entries.map(({ key, value }) => (
             <div key={key} className="contents">
               <dt className="truncate text-muted" title={key}>
