@@ -31,13 +31,20 @@ function acceptedAttempts(rng: Rng): number {
   return x < 0.8 ? 0 : x < 0.94 ? 1 : x < 0.99 ? 2 : 3;
 }
 
-/** Whether an operator result can carry a defect that needs a (visibly written) secondary artifact. */
-type NeedsSecondary = false | "any" | "visible";
+/**
+ * What a defect needs from the operator's secondary artifact: to be visibly written (so leaving
+ * it untested is noticeable) or to be new to the instruction and environment (so leaving it
+ * unmentioned makes the requirement untold).
+ */
+type NeedsSecondary = false | "visible" | "unmentioned";
 
-function hasSecondary(result: OpResult, need: NeedsSecondary): boolean {
+function hasSecondary(parent: TaskContent, result: OpResult, need: NeedsSecondary): boolean {
   if (!need) return true;
-  if (!result.secondary) return false;
-  return need === "any" || createdPaths(result.step.text.split("\n"), result.step.text).includes(result.secondary.path);
+  const secondary = result.secondary;
+  if (!secondary) return false;
+  if (need === "visible") return createdPaths(result.step.text.split("\n"), result.step.text).includes(secondary.path);
+  const told = [parent.family.intro, ...parent.requirements.map((q) => q.full + q.short), ...parent.family.fixtures.map((f) => f.dest)];
+  return !told.some((t) => t.includes(secondary.path));
 }
 
 /** Applies an operator that satisfies `accept`, retrying others when a build lacks what is needed. */
@@ -48,7 +55,7 @@ function apply(rng: Rng, parent: TaskContent, accept: (op: Operator) => boolean,
     const op = pickOperator(rng, ctx, parent.opsUsed, (o) => !tried.has(o.id) && accept(o));
     if (!op) return null;
     const result = op.build(ctx);
-    if (hasSecondary(result, needsSecondary)) return { op, result };
+    if (hasSecondary(parent, result, needsSecondary)) return { op, result };
     tried.add(op.id);
   }
   return null;
@@ -109,7 +116,7 @@ export function buildCandidate(rng: Rng, parent: TaskContent, accepted: boolean,
     if (parent.tests.length < plan.minParentTests) return null;
     mutation = plan.mutation;
     accept = plan.accept;
-    needsSecondary = !plan.needsSecondary ? false : rule === "unverified-step" ? "visible" : "any";
+    needsSecondary = !plan.needsSecondary ? false : rule === "unverified-step" ? "visible" : "unmentioned";
     scenario = scenarioForDefect(rule, rng);
   } else if (!accepted && reason) {
     const r = scenarioForReason(rng, reason);

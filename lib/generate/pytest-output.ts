@@ -34,6 +34,17 @@ export interface SessionInfo {
   seconds: number;
 }
 
+// Test names repeat across thousands of tasks of a family; their summary lines are built once.
+const PASSED_LINES = new Map<string, string>();
+function passedLine(name: string): string {
+  let line = PASSED_LINES.get(name);
+  if (line === undefined) {
+    line = `${GREEN}PASSED${RESET} ../tests/test_outputs.py::${BOLD}${name}${RESET}`;
+    PASSED_LINES.set(name, line);
+  }
+  return line;
+}
+
 export function pytestStdout(results: readonly TestResult[], s: SessionInfo): string {
   const out: string[] = [];
   out.push(`${BOLD}${rule("test session starts")}${RESET}`);
@@ -62,7 +73,7 @@ export function pytestStdout(results: readonly TestResult[], s: SessionInfo): st
 
   out.push(`${ESC}36m${rule("short test summary info")}${RESET}`);
   for (const r of results) {
-    if (r.status === "passed") out.push(`${GREEN}PASSED${RESET} ../tests/test_outputs.py::${BOLD}${r.name}${RESET}`);
+    if (r.status === "passed") out.push(passedLine(r.name));
     else if (r.status === "skipped") out.push(`${YELLOW}SKIPPED${RESET} [1] ../tests/test_outputs.py:${r.line}: ${r.skipReason ?? "skipped"}`);
     else out.push(`${RED}FAILED${RESET} ../tests/test_outputs.py::${BOLD}${r.name}${RESET} - ${f1(r.failure)}`);
   }

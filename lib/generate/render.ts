@@ -8,7 +8,7 @@ export function renderInstruction(c: TaskContent): string {
   if (newest) {
     out.push("", "## Extensions", "");
     if (reqs.length > 1) {
-      out.push("Keep these earlier additions working:", "");
+      out.push("Still required:", "");
       for (let i = 0; i < reqs.length - 1; i++) out.push(reqs[i]?.short ?? "");
       out.push("");
     }
