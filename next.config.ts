@@ -5,6 +5,22 @@ const nextConfig: NextConfig = {
   serverExternalPackages: ["@electric-sql/pglite", "web-tree-sitter", "tree-sitter-bash", "tree-sitter-python", "mvdan-sh", "postgres"],
   poweredByHeader: false,
   typedRoutes: false,
+  // forbidden(): a role without the permission gets a real 403 page.
+  experimental: { authInterrupts: true },
+  async headers() {
+    return [
+      {
+        source: "/:path*",
+        headers: [
+          { key: "X-Content-Type-Options", value: "nosniff" },
+          { key: "X-Frame-Options", value: "DENY" },
+          { key: "Referrer-Policy", value: "same-origin" },
+          { key: "Cross-Origin-Opener-Policy", value: "same-origin" },
+          { key: "Permissions-Policy", value: "camera=(), microphone=(), geolocation=(), payment=(), usb=()" },
+        ],
+      },
+    ];
+  },
 };
 
 export default nextConfig;

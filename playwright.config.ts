@@ -5,6 +5,7 @@ const dataDir = process.env.E2E_DATA_DIR ?? ".data/e2e";
 
 export default defineConfig({
   testDir: "e2e",
+  globalSetup: "./e2e/global-setup.ts",
   outputDir: "test-results",
   fullyParallel: false,
   workers: 1,
@@ -14,6 +15,8 @@ export default defineConfig({
   expect: { timeout: 15_000 },
   use: {
     baseURL: `http://127.0.0.1:${port}`,
+    // Specs run signed in as an admin unless they ask for another role (e2e/auth.ts).
+    storageState: `${dataDir}/auth/admin.json`,
     trace: "retain-on-failure",
     screenshot: "only-on-failure",
     ...devices["Desktop Chrome"],
@@ -37,6 +40,9 @@ export default defineConfig({
       DEMO_DIR: `${dataDir}/demo-run`,
       DEMO_TASKS: process.env.E2E_DEMO_TASKS ?? "600",
       DATABASE_URL: "",
+      // The first start creates this admin (no generated password to fish out of the log).
+      ADMIN_EMAIL: "admin@e2e.test",
+      ADMIN_PASSWORD: "e2e-admin-password-0",
       NEXT_TELEMETRY_DISABLED: "1",
     },
   },

@@ -5,6 +5,8 @@ import { registerIngest } from "./commands/ingest";
 import { registerMigrate } from "./commands/migrate";
 import { registerPrepare } from "./commands/prepare";
 import { registerStats } from "./commands/stats";
+import { registerToken } from "./commands/token";
+import { registerUser } from "./commands/user";
 import { CliError } from "./errors";
 
 const program = new Command()
@@ -17,6 +19,8 @@ registerIngest(program);
 registerStats(program);
 registerMigrate(program);
 registerPrepare(program);
+registerUser(program);
+registerToken(program);
 
 try {
   await program.parseAsync(process.argv);

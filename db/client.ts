@@ -157,6 +157,11 @@ export function getDatabase(): Promise<Database> {
   return globalForDb.__rstDb;
 }
 
+/** Makes `database` the process-wide one (tests that call route handlers and pages directly). */
+export function useDatabase(database: Database): void {
+  globalForDb.__rstDb = Promise.resolve(database);
+}
+
 export async function getDb(): Promise<Db> {
   return (await getDatabase()).db;
 }

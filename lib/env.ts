@@ -27,4 +27,16 @@ export const env = {
   port: int("PORT", 3000),
   testDatabaseUrl: str("TEST_DATABASE_URL"),
   isCI: str("CI") === "true",
+  isDevelopment: process.env.NODE_ENV === "development",
+  /** Signs session cookies. Unset: a random secret is generated once and kept in the database. */
+  authSecret: str("BETTER_AUTH_SECRET"),
+  /** The origin the dashboard is served at (https://curator.example.org). Unset: localhost on any port. */
+  publicUrl: str("BETTER_AUTH_URL"),
+  /** First-start admin account; without a password one is generated and printed once. */
+  adminEmail: str("ADMIN_EMAIL") ?? "admin@rst-curator.local",
+  adminPassword: str("ADMIN_PASSWORD"),
+  /** How long a sign-in lasts without activity, in hours. */
+  sessionHours: int("SESSION_HOURS", 12),
+  /** Failed sign-ins allowed per email (and per address) within 15 minutes before refusing. */
+  signInFailureLimit: int("SIGN_IN_FAILURE_LIMIT", 5),
 } as const;

@@ -4,8 +4,8 @@ import { RunOverview } from "@/components/overview/run-overview";
 import { RunsTable } from "@/components/overview/runs-table";
 import { EmptyState } from "@/components/ui/empty-state";
 import { PageHeader } from "@/components/ui/page-header";
-import { getDb } from "@/db/client";
-import { getRunOverview, listRuns } from "@/db/queries/runs";
+import { requireActor } from "@/lib/auth/page";
+import { getRunOverview, listRuns } from "@/lib/data/read";
 import type { RunOverviewJson } from "@/lib/api/types";
 
 /** With no run selected, the most recent runs get a full card each; older ones only a table row. */
@@ -17,8 +17,8 @@ export default async function OverviewPage({ searchParams }: Props) {
   await connection();
   const { run } = await searchParams;
   const selected = typeof run === "string" && run !== "" ? run : undefined;
-  const db = await getDb();
-  const runs = await listRuns(db);
+  const actor = await requireActor();
+  const runs = await listRuns(actor);
   if (runs.length === 0) {
     return (
       <>
@@ -28,7 +28,7 @@ export default async function OverviewPage({ searchParams }: Props) {
     );
   }
   const names = selected ? [selected] : runs.slice(0, MAX_CARDS).map((r) => r.name);
-  const overviews = (await Promise.all(names.map((n) => getRunOverview(db, n)))).filter((o): o is RunOverviewJson => o !== null);
+  const overviews = (await Promise.all(names.map((n) => getRunOverview(actor, n)))).filter((o): o is RunOverviewJson => o !== null);
 
   return (
     <>

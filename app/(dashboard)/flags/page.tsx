@@ -1,9 +1,11 @@
 import type { Metadata } from "next";
 import { ComingSoon } from "@/components/ui/coming-soon";
+import { requireActor } from "@/lib/auth/page";
 
 export const metadata: Metadata = { title: "Flags" };
 
-export default function FlagsPage() {
+export default async function FlagsPage() {
+  await requireActor();
   return (
     <ComingSoon
       title="Flags"

@@ -1,9 +1,11 @@
 import type { Metadata } from "next";
 import { ComingSoon } from "@/components/ui/coming-soon";
+import { requireActor } from "@/lib/auth/page";
 
 export const metadata: Metadata = { title: "Review" };
 
-export default function ReviewPage() {
+export default async function ReviewPage() {
+  await requireActor("review");
   return (
     <ComingSoon
       title="Review"

@@ -1,9 +1,11 @@
 import type { Metadata } from "next";
 import { ComingSoon } from "@/components/ui/coming-soon";
+import { requireActor } from "@/lib/auth/page";
 
 export const metadata: Metadata = { title: "Rounds" };
 
-export default function RoundsPage() {
+export default async function RoundsPage() {
+  await requireActor();
   return (
     <ComingSoon
       title="Rounds"

@@ -2,8 +2,8 @@ import { dehydrate, HydrationBoundary } from "@tanstack/react-query";
 import type { Metadata } from "next";
 import { connection } from "next/server";
 import { TaskBrowser } from "@/components/tasks/task-browser";
-import { getDb } from "@/db/client";
-import { getFacets, listTasks } from "@/db/queries/tasks";
+import { requireActor } from "@/lib/auth/page";
+import { getFacets, listTasks } from "@/lib/data/read";
 import { getServerQueryClient } from "@/lib/query/server";
 import { facetsQuery, taskListQuery } from "@/lib/query/tasks";
 import { parseTaskFilter } from "@/lib/tasks/filter";
@@ -15,14 +15,14 @@ type Props = { searchParams: Promise<Record<string, string | string[] | undefine
 /** Prefetches the first page and the filter options, so the table paints with data. */
 export default async function TasksPage({ searchParams }: Props) {
   await connection();
+  const actor = await requireActor();
   const parsed = parseTaskFilter(await searchParams);
   const queryClient = getServerQueryClient();
   if (parsed.ok) {
     const filter = parsed.filter;
-    const db = await getDb();
     await Promise.all([
-      queryClient.prefetchQuery({ ...taskListQuery(filter), queryFn: () => listTasks(db, filter) }),
-      queryClient.prefetchQuery({ ...facetsQuery(filter.run), queryFn: () => getFacets(db, filter.run) }),
+      queryClient.prefetchQuery({ ...taskListQuery(filter), queryFn: () => listTasks(actor, filter) }),
+      queryClient.prefetchQuery({ ...facetsQuery(filter.run), queryFn: () => getFacets(actor, filter.run) }),
     ]);
   }
   return (

@@ -11,8 +11,8 @@ import { LineagePanel } from "@/components/task/lineage-panel";
 import { MetadataPanel } from "@/components/task/metadata-panel";
 import { MetricsStrip } from "@/components/task/metrics-strip";
 import { TaskHeader } from "@/components/task/task-header";
-import { getDb } from "@/db/client";
-import { getTask, getTaskFile } from "@/db/queries/tasks";
+import { requireActor } from "@/lib/auth/page";
+import { getTask, getTaskFile } from "@/lib/data/read";
 import { getServerQueryClient } from "@/lib/query/server";
 import { taskKeys } from "@/lib/query/tasks";
 import { highlightCode } from "@/lib/text/highlight";
@@ -27,7 +27,7 @@ type Props = {
 const loadTask = cache(async (raw: string) => {
   const id = Number(raw);
   if (!/^\d{1,15}$/.test(raw) || !Number.isSafeInteger(id)) return null;
-  return getTask(await getDb(), id);
+  return getTask(await requireActor(), id);
 });
 
 /** The file a reviewer most often wants first. */
@@ -49,10 +49,10 @@ export default async function TaskPage({ params, searchParams }: Props) {
   const selected =
     typeof file === "string" && paths.includes(file) ? file : (PREFERRED.find((p) => paths.includes(p)) ?? paths[0] ?? null);
 
-  const db = await getDb();
+  const actor = await requireActor();
   const [instruction, content] = await Promise.all([
-    paths.includes(INSTRUCTION) ? getTaskFile(db, task.id, INSTRUCTION) : null,
-    selected ? getTaskFile(db, task.id, selected) : null,
+    paths.includes(INSTRUCTION) ? getTaskFile(actor, task.id, INSTRUCTION) : null,
+    selected ? getTaskFile(actor, task.id, selected) : null,
   ]);
   const lang = content ? languageForPath(content.path, content.encoding === "utf8" ? content.content.slice(0, 200).split("\n")[0] : undefined) : null;
   const code = content && content.encoding === "utf8" ? await highlightCode(content.content, lang) : null;

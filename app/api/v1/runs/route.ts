@@ -1,10 +1,10 @@
-import { getDb } from "@/db/client";
-import { listRuns } from "@/db/queries/runs";
 import { json } from "@/lib/api/http";
+import { route } from "@/lib/api/route";
+import { listRuns } from "@/lib/data/read";
 
 export const dynamic = "force-dynamic";
 
-export async function GET(): Promise<Response> {
-  const items = await listRuns(await getDb());
+export const GET = route("read", async ({ actor }) => {
+  const items = await listRuns(actor);
   return json({ items, next: null, total: items.length });
-}
+});

@@ -1,11 +1,11 @@
-import { getDb } from "@/db/client";
-import { getTask } from "@/db/queries/tasks";
 import { json, notFound, parseId } from "@/lib/api/http";
+import { route } from "@/lib/api/route";
+import { getTask } from "@/lib/data/read";
 
 export const dynamic = "force-dynamic";
 
-export async function GET(_req: Request, ctx: { params: Promise<{ id: string }> }): Promise<Response> {
-  const id = parseId((await ctx.params).id);
-  const task = id === null ? null : await getTask(await getDb(), id);
+export const GET = route<{ id: string }>("read", async ({ actor, params }) => {
+  const id = parseId(params.id);
+  const task = id === null ? null : await getTask(actor, id);
   return task ? json(task) : notFound("task");
-}
+});

@@ -1,11 +1,11 @@
-import { getDb } from "@/db/client";
-import { getRoundStats } from "@/db/queries/stats";
 import { json, notFound } from "@/lib/api/http";
+import { route } from "@/lib/api/route";
+import { getRoundStats } from "@/lib/data/read";
 
 export const dynamic = "force-dynamic";
 
-export async function GET(_req: Request, ctx: { params: Promise<{ run: string }> }): Promise<Response> {
-  const { run } = await ctx.params;
-  const stats = await getRoundStats(await getDb(), decodeURIComponent(run));
+export const GET = route<{ run: string }>("read", async ({ actor, params }) => {
+  const run = decodeURIComponent(params.run);
+  const stats = await getRoundStats(actor, run);
   return stats ? json(stats) : notFound(`run "${run}"`);
-}
+});

@@ -1,0 +1,51 @@
+// Every route handler of /api/v1 goes through `route`: it authenticates (token or session),
+// refuses cookie-borne writes from another origin, checks the role, and maps our errors to the
+// API.md error shape. The data layer checks the role again: this is not the only gate.
+import { getDatabase } from "@/db/client";
+import { UserChangeError } from "@/db/queries/users";
+import { AuthError, authorize, type Actor } from "@/lib/auth/actor";
+import { isSafeMethod, isSameOrigin } from "@/lib/auth/origin";
+import type { Permission } from "@/lib/auth/permissions";
+import { authenticate } from "@/lib/auth/request";
+import { apiError } from "./http";
+
+export interface RouteContext<P> {
+  req: Request;
+  params: P;
+  actor: Actor;
+}
+
+type NextContext<P> = { params: Promise<P> };
+
+export function route<P = Record<string, never>>(permission: Permission, handler: (ctx: RouteContext<P>) => Promise<Response>) {
+  return async (req: Request, ctx: NextContext<P>): Promise<Response> => {
+    try {
+      const { actor, via } = await authenticate(await getDatabase(), req.headers);
+      if (!isSafeMethod(req.method)) {
+        if (via === "session" && !isSameOrigin(req.headers)) {
+          return apiError(403, "cross_origin", "cross-origin request refused: writes with a session cookie must come from the dashboard's own pages");
+        }
+        const type = req.headers.get("content-type") ?? "";
+        if (req.headers.get("content-length") !== "0" && req.body !== null && !/^application\/json\b/i.test(type)) {
+          return apiError(415, "unsupported_media_type", "send the body as application/json");
+        }
+      }
+      return await handler({ req, params: ctx?.params ? await ctx.params : ({} as P), actor: authorize(actor, permission) });
+    } catch (err) {
+      if (err instanceof AuthError) return apiError(err.status, err.status === 401 ? "unauthorized" : "forbidden", err.message);
+      if (err instanceof UserChangeError) return apiError(err.status, err.status === 404 ? "not_found" : "conflict", err.message);
+      throw err;
+    }
+  };
+}
+
+/** Reads a JSON body, or answers 400 naming the problem. */
+export async function readJson(req: Request): Promise<{ ok: true; body: unknown } | { ok: false; response: Response }> {
+  const text = await req.text();
+  if (text.length > 1_000_000) return { ok: false, response: apiError(413, "too_large", "the JSON body is larger than 1 MB") };
+  try {
+    return { ok: true, body: text === "" ? {} : (JSON.parse(text) as unknown) };
+  } catch (err) {
+    return { ok: false, response: apiError(400, "bad_json", `the body is not valid JSON: ${(err as Error).message}`) };
+  }
+}

@@ -1,0 +1,41 @@
+// The data layer for reads: every function takes the actor and is refused unless the role may
+// read. Pages, route handlers and exports call these, never the queries directly.
+import { getDb } from "@/db/client";
+import * as runs from "@/db/queries/runs";
+import * as stats from "@/db/queries/stats";
+import * as tasks from "@/db/queries/tasks";
+import { authorize, type Actor } from "@/lib/auth/actor";
+import type { TaskFilter } from "@/lib/tasks/filter";
+
+async function readDb(actor: Actor | null) {
+  authorize(actor, "read");
+  return getDb();
+}
+
+export async function listRuns(actor: Actor | null) {
+  return runs.listRuns(await readDb(actor));
+}
+
+export async function getRunOverview(actor: Actor | null, name: string) {
+  return runs.getRunOverview(await readDb(actor), name);
+}
+
+export async function getRoundStats(actor: Actor | null, run: string) {
+  return stats.getRoundStats(await readDb(actor), run);
+}
+
+export async function listTasks(actor: Actor | null, filter: TaskFilter) {
+  return tasks.listTasks(await readDb(actor), filter);
+}
+
+export async function getFacets(actor: Actor | null, run: string | undefined) {
+  return tasks.getFacets(await readDb(actor), run);
+}
+
+export async function getTask(actor: Actor | null, id: number) {
+  return tasks.getTask(await readDb(actor), id);
+}
+
+export async function getTaskFile(actor: Actor | null, id: number, path: string) {
+  return tasks.getTaskFile(await readDb(actor), id, path);
+}
