@@ -72,7 +72,7 @@ test("a cross-site write with the admin's cookie changes nothing; a token's work
   const admin = await playwrightRequest.newContext({ baseURL, storageState: storageState("admin") });
   const tokensBefore = ((await (await admin.get("/api/v1/tokens")).json()) as { items: unknown[] }).items.length;
   const body = JSON.stringify({ name: "csrf", role: "admin" });
-  const attempts = [
+  const attempts: Record<string, string>[] = [
     { origin: "https://evil.example", "content-type": "application/json" },
     { "content-type": "application/json" },
     { origin: "https://evil.example", "content-type": "text/plain" },

@@ -98,6 +98,7 @@ describe.each(BACKENDS)("authorization of every API route on %s", (backend) => {
       params: { id: String(taskId), path: ["instruction.md"] },
       role: "viewer",
     },
+    { file: "tasks/[id]/lineage", method: "GET", url: `/api/v1/tasks/${taskId}/lineage?descendants=1`, params: { id: String(taskId) }, role: "viewer" },
     { file: "facets", method: "GET", url: "/api/v1/facets?run=fx", role: "viewer" },
     { file: "me", method: "GET", url: "/api/v1/me", role: "viewer" },
     { file: "users", method: "GET", url: "/api/v1/users", role: "admin" },
@@ -142,7 +143,8 @@ describe.each(BACKENDS)("authorization of every API route on %s", (backend) => {
 
   test("anonymous requests get 401, also with a spoofed middleware header", async () => {
     for (const c of cases()) {
-      for (const headers of [{}, { "x-middleware-subrequest": "middleware:middleware:middleware:middleware:middleware" }, { origin: ORIGIN }]) {
+      const variants: Record<string, string>[] = [{}, { "x-middleware-subrequest": "middleware:middleware:middleware:middleware:middleware" }, { origin: ORIGIN }];
+      for (const headers of variants) {
         const res = await call(c, headers);
         expect(res.status, `${c.method} ${c.url} ${JSON.stringify(headers)}`).toBe(401);
         expect(((await res.json()) as { error: { code: string } }).error.code).toBe("unauthorized");

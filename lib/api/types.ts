@@ -52,6 +52,36 @@ export interface TaskRefJson {
   operator: string | null;
 }
 
+/** A node of a lineage tree: enough to draw it (round, operator, status, review, flags, a metric). */
+export interface LineageNodeJson {
+  id: number;
+  task_id: string;
+  parent_id: number | null;
+  round: number | null;
+  depth: number;
+  status: TaskStatus;
+  rejection_reason: string | null;
+  operator: string | null;
+  review: ReviewState;
+  open_flags: number;
+  solution_lines: number | null;
+  commands: number | null;
+  pass_at_k: number | null;
+  /** Direct children in the database (all of them, whether or not listed here). */
+  children: number;
+}
+
+export interface LineageJson {
+  run: string;
+  task: LineageNodeJson;
+  /** From the seed down to the parent. */
+  ancestors: LineageNodeJson[];
+  /** Breadth first (by depth, then task id); empty unless asked for. */
+  descendants: LineageNodeJson[];
+  /** More descendants exist than were returned. */
+  truncated: boolean;
+}
+
 export interface TaskFileJson {
   path: string;
   size: number;

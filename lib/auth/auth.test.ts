@@ -69,7 +69,7 @@ describe.each(BACKENDS)("sign-in and sessions on %s", (backend) => {
     await createUser(database.db, { email: "bob@example.org", role: "viewer", password: PASSWORD }, CLI_ACTOR);
     await createUser(database.db, { email: "gone@example.org", role: "viewer", password: PASSWORD }, CLI_ACTOR);
     await database.db.update(users).set({ active: false }).where(eq(users.email, "gone@example.org"));
-    const bodies = [];
+    const bodies: unknown[] = [];
     for (const [email, password] of [
       ["bob@example.org", "wrong password!!"],
       ["nobody@example.org", PASSWORD],

@@ -1,6 +1,7 @@
 // The data layer for reads: every function takes the actor and is refused unless the role may
 // read. Pages, route handlers and exports call these, never the queries directly.
 import { getDb } from "@/db/client";
+import * as lineage from "@/db/queries/lineage";
 import * as runs from "@/db/queries/runs";
 import * as stats from "@/db/queries/stats";
 import * as tasks from "@/db/queries/tasks";
@@ -38,4 +39,8 @@ export async function getTask(actor: Actor | null, id: number) {
 
 export async function getTaskFile(actor: Actor | null, id: number, path: string) {
   return tasks.getTaskFile(await readDb(actor), id, path);
+}
+
+export async function getLineage(actor: Actor | null, id: number, opts: lineage.LineageOptions) {
+  return lineage.getLineage(await readDb(actor), id, opts);
 }

@@ -1,0 +1,119 @@
+// Lineage from the materialized path: ancestors are the ids in a task's path, descendants the
+// rows whose path starts with it (a text_pattern_ops index). Nothing loads a whole run.
+import { and, asc, eq, inArray, like, lte, ne, sql } from "drizzle-orm";
+import type { LineageJson, LineageNodeJson } from "@/lib/api/types";
+import { execRows, type Db } from "../client";
+import { runs, tasks } from "../schema";
+
+const nodeColumns = {
+  id: tasks.id,
+  extId: tasks.extId,
+  parentId: tasks.parentId,
+  round: tasks.round,
+  depth: tasks.depth,
+  status: tasks.status,
+  rejectionReason: tasks.rejectionReason,
+  operator: tasks.operator,
+  review: tasks.reviewState,
+  openFlags: tasks.openFlags,
+  solutionLines: tasks.solutionLines,
+  commands: tasks.commands,
+  passAtK: tasks.passAtK,
+  path: tasks.path,
+};
+
+type TaskRow = typeof tasks.$inferSelect;
+type NodeRow = Pick<TaskRow, "id" | "extId" | "parentId" | "round" | "depth" | "status" | "rejectionReason" | "operator" | "openFlags" | "solutionLines" | "commands" | "passAtK" | "path"> & {
+  review: TaskRow["reviewState"];
+};
+
+function toNode(r: NodeRow, children: number): LineageNodeJson {
+  return {
+    id: r.id,
+    task_id: r.extId,
+    parent_id: r.parentId,
+    round: r.round,
+    depth: r.depth,
+    status: r.status,
+    rejection_reason: r.rejectionReason,
+    operator: r.operator,
+    review: r.review,
+    open_flags: r.openFlags,
+    solution_lines: r.solutionLines,
+    commands: r.commands,
+    pass_at_k: r.passAtK,
+    children,
+  };
+}
+
+/** The ids a path names, seed first: "/12/57/301/" → [12, 57, 301]. */
+export function pathIds(path: string): number[] {
+  return path
+    .split("/")
+    .filter((s) => /^\d+$/.test(s))
+    .map(Number);
+}
+
+/** Direct-children counts for a set of tasks, in one grouped query. */
+async function childCounts(db: Db, ids: number[]): Promise<Map<number, number>> {
+  if (ids.length === 0) return new Map();
+  const rows = await db
+    .select({ parentId: tasks.parentId, n: sql<number>`count(*)`.mapWith(Number) })
+    .from(tasks)
+    .where(inArray(tasks.parentId, ids))
+    .groupBy(tasks.parentId);
+  return new Map(rows.map((r) => [r.parentId ?? 0, r.n]));
+}
+
+export interface LineageOptions {
+  /** Include descendants (default: only the path from the seed). */
+  descendants?: boolean;
+  /** Levels below the task to include (default: all). */
+  maxDepth?: number;
+  /** At most this many descendants (default 5,000); `truncated` says when more exist. */
+  limit?: number;
+}
+
+export async function getLineage(db: Db, id: number, opts: LineageOptions = {}): Promise<LineageJson | null> {
+  const [self] = await db.select({ ...nodeColumns, run: runs.name }).from(tasks).innerJoin(runs, eq(runs.id, tasks.runId)).where(eq(tasks.id, id));
+  if (!self) return null;
+  const ancestorIds = pathIds(self.path).filter((a) => a !== id);
+  const ancestors = ancestorIds.length
+    ? await db.select(nodeColumns).from(tasks).where(inArray(tasks.id, ancestorIds)).orderBy(asc(tasks.depth))
+    : [];
+
+  let descendants: NodeRow[] = [];
+  let truncated = false;
+  const limit = opts.limit ?? 5000;
+  if (opts.descendants) {
+    // Ids are unique across runs, so the path prefix alone names the subtree.
+    const conditions = [like(tasks.path, `${self.path.replace(/[\\%_]/g, (c) => `\\${c}`)}%`), ne(tasks.id, id)];
+    if (opts.maxDepth !== undefined) conditions.push(lte(tasks.depth, self.depth + opts.maxDepth));
+    const rows = await db
+      .select(nodeColumns)
+      .from(tasks)
+      .where(and(...conditions))
+      .orderBy(asc(tasks.depth), asc(tasks.extId))
+      .limit(limit + 1);
+    truncated = rows.length > limit;
+    descendants = rows.slice(0, limit);
+  }
+  const counts = await childCounts(db, [id, ...ancestors.map((a) => a.id), ...descendants.map((d) => d.id)]);
+  const node = (r: NodeRow) => toNode(r, counts.get(r.id) ?? 0);
+  return {
+    run: self.run,
+    task: node(self),
+    ancestors: ancestors.map(node),
+    descendants: descendants.map(node),
+    truncated,
+  };
+}
+
+/** Counts of a family (all tasks under a seed) by depth and status, for headers and minimaps. */
+export async function familyShape(db: Db, rootId: number): Promise<{ depth: number; accepted: number; rejected: number }[]> {
+  return execRows<{ depth: number; accepted: number; rejected: number }>(
+    db,
+    sql`select depth, count(*) filter (where status = 'accepted')::int as accepted, count(*) filter (where status = 'rejected')::int as rejected
+        from ${tasks} where root_id = ${rootId} group by depth order by depth`,
+  );
+}
