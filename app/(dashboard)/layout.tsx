@@ -4,15 +4,20 @@ import type { ReactNode } from "react";
 import { AppShell } from "@/components/shell/app-shell";
 import { QueryProvider } from "@/components/shell/query-provider";
 import { parseTheme, THEME_COOKIE } from "@/components/shell/theme";
-import { getDb } from "@/db/client";
-import { listRuns } from "@/db/queries/runs";
+import { requireActor } from "@/lib/auth/page";
+import { listRuns } from "@/lib/data/read";
 
 export default async function DashboardLayout({ children }: { children: ReactNode }) {
   await connection();
-  const [runs, cookieStore] = await Promise.all([getDb().then(listRuns), cookies()]);
+  const actor = await requireActor();
+  const [runs, cookieStore] = await Promise.all([listRuns(actor), cookies()]);
   return (
     <QueryProvider>
-      <AppShell runs={runs.map((r) => ({ name: r.name, accepted: r.accepted }))} theme={parseTheme(cookieStore.get(THEME_COOKIE)?.value)}>
+      <AppShell
+        runs={runs.map((r) => ({ name: r.name, accepted: r.accepted }))}
+        theme={parseTheme(cookieStore.get(THEME_COOKIE)?.value)}
+        user={{ label: actor.label, role: actor.role }}
+      >
         {children}
       </AppShell>
     </QueryProvider>

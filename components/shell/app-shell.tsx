@@ -1,5 +1,6 @@
 import Link from "next/link";
 import type { ReactNode } from "react";
+import type { Role } from "@/lib/domain";
 import { Kbd } from "@/components/ui/kbd";
 import { GlobalSearch } from "./global-search";
 import { type RunOption, RunSelector } from "./run-selector";
@@ -7,10 +8,11 @@ import { Shortcuts } from "./shortcuts";
 import { SideNav } from "./side-nav";
 import type { Theme } from "./theme";
 import { ThemeToggle } from "./theme-toggle";
+import { UserMenu } from "./user-menu";
 
-export type AppShellProps = { runs: RunOption[]; theme: Theme; children: ReactNode };
+export type AppShellProps = { runs: RunOption[]; theme: Theme; user: { label: string; role: Role }; children: ReactNode };
 
-export function AppShell({ runs, theme, children }: AppShellProps) {
+export function AppShell({ runs, theme, user, children }: AppShellProps) {
   return (
     <div className="grid min-h-dvh grid-cols-[176px_minmax(0,1fr)]">
       <a
@@ -26,12 +28,15 @@ export function AppShell({ runs, theme, children }: AppShellProps) {
           </span>
           RST Curator
         </Link>
-        <SideNav />
-        <div className="mt-auto flex flex-col gap-1 px-1 text-2xs text-faint">
-          <ThemeToggle initial={theme} />
-          <p className="flex items-center gap-1 px-2">
-            <Kbd>?</Kbd> shortcuts
-          </p>
+        <SideNav role={user.role} />
+        <div className="mt-auto flex flex-col gap-2">
+          <div className="flex flex-col gap-1 px-1 text-2xs text-faint">
+            <ThemeToggle initial={theme} />
+            <p className="flex items-center gap-1 px-2">
+              <Kbd>?</Kbd> shortcuts
+            </p>
+          </div>
+          <UserMenu user={user} />
         </div>
       </aside>
       <div className="flex min-w-0 flex-col">

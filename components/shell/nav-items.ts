@@ -8,6 +8,13 @@ export const NAV_ITEMS = [
 ] as const;
 export type NavItem = (typeof NAV_ITEMS)[number];
 
+/** Shown to admins only; hiding them is cosmetic, the pages and the API check the role. */
+export const ADMIN_NAV_ITEMS = [
+  { href: "/admin/people", label: "People" },
+  { href: "/admin/tokens", label: "Tokens" },
+  { href: "/admin/audit", label: "Audit log" },
+] as const;
+
 export function isActive(pathname: string, href: string): boolean {
   return href === "/" ? pathname === "/" : pathname === href || pathname.startsWith(`${href}/`);
 }

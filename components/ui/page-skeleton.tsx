@@ -1,4 +1,5 @@
-export default function Loading() {
+/** What a page shows while its data loads (the loading.tsx of the read-only sections). */
+export function PageSkeleton() {
   return (
     <div role="status" aria-live="polite" className="flex flex-col gap-3">
       <span className="sr-only">Loading…</span>
