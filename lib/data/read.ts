@@ -1,6 +1,7 @@
 // The data layer for reads: every function takes the actor and is refused unless the role may
 // read. Pages, route handlers and exports call these, never the queries directly.
 import { getDb } from "@/db/client";
+import * as files from "@/db/queries/files";
 import * as lineage from "@/db/queries/lineage";
 import * as runs from "@/db/queries/runs";
 import * as stats from "@/db/queries/stats";
@@ -43,4 +44,12 @@ export async function getTaskFile(actor: Actor | null, id: number, path: string)
 
 export async function getLineage(actor: Actor | null, id: number, opts: lineage.LineageOptions) {
   return lineage.getLineage(await readDb(actor), id, opts);
+}
+
+export async function getTaskFileSet(actor: Actor | null, id: number) {
+  return files.getTaskFileSet(await readDb(actor), id);
+}
+
+export async function getFileLists(actor: Actor | null, ids: number[]) {
+  return files.getFileLists(await readDb(actor), ids);
 }
