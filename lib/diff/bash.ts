@@ -1,0 +1,83 @@
+// Server only: top-level statements of a shell script, parsed with tree-sitter-bash.
+//
+// The grammar is loaded through lib/metrics/tree-sitter.ts (read-only use of its `withTree`):
+// web-tree-sitter has one WASM runtime per process, and two modules each calling Parser.init()
+// race on first use (both see no runtime, both create one, and a grammar loaded into the loser
+// fails) — measured here as an intermittent fallback when pytest and bash files parse together.
+
+import type { Node, Tree } from "web-tree-sitter";
+import { withTree } from "@/lib/metrics/tree-sitter";
+import { commandKey, normalizeNewlines, type Unit } from "./units";
+
+interface Cut {
+  start: number;
+  end: number;
+  kind: "drop" | "keep";
+}
+
+/**
+ * The text of a statement as a summary shows it: comments removed, backslash continuations joined
+ * into one line, blank lines dropped, heredoc bodies verbatim.
+ */
+function statementText(source: string, node: Node): string {
+  const cuts: Cut[] = [];
+  for (const inner of node.descendantsOfType(["comment", "heredoc_body", "heredoc_end"])) {
+    cuts.push({ start: inner.startIndex, end: inner.endIndex, kind: inner.type === "comment" ? "drop" : "keep" });
+  }
+  cuts.sort((x, y) => x.start - y.start);
+  let out = "";
+  let at = node.startIndex;
+  const plain = (text: string) =>
+    text
+      .replace(/[ \t]*\\\n[ \t]*/g, " ")
+      .replace(/[ \t]+\n/g, "\n")
+      .replace(/\n{2,}/g, "\n");
+  for (const cut of cuts) {
+    if (cut.start < at) continue; // a comment inside a kept heredoc body, or overlapping cuts
+    out += plain(source.slice(at, cut.start));
+    at = cut.end;
+    if (cut.kind === "keep") out += source.slice(cut.start, cut.end);
+    else {
+      // The comment goes with the spacing before it, and with its line when it stood alone.
+      out = out.replace(/[ \t]+$/, "");
+      if ((out === "" || out.endsWith("\n")) && source[at] === "\n") at++;
+    }
+  }
+  out += plain(source.slice(at, node.endIndex));
+  return out.replace(/[ \t]+$/gm, "").replace(/^\n+|\n+$/g, "");
+}
+
+/**
+ * Top-level statements of a script (`a; b` is two, `a && b` one, a loop or a function with its body
+ * one), comments and blank lines left out. Null when the grammar cannot load or the script has a
+ * syntax error (the caller falls back to the line-based split).
+ */
+export async function shellStatements(script: string): Promise<Unit[] | null> {
+  const source = normalizeNewlines(script);
+  try {
+    return await withTree("bash", source, (tree) => readStatements(source, tree));
+  } catch {
+    return null; // the grammar did not load
+  }
+}
+
+function readStatements(source: string, tree: Tree): Unit[] | null {
+  const root = tree.rootNode;
+  if (root.hasError) return null;
+  const units: Unit[] = [];
+  for (const child of root.children) {
+    if (child.type === "comment") continue;
+    if (!child.isNamed) {
+      // `cmd &` at top level: the operator belongs to the statement before it.
+      const last = units[units.length - 1];
+      if (child.type === "&" && last) {
+        last.text += " &";
+        last.key = commandKey(last.text);
+      }
+      continue;
+    }
+    const text = statementText(source, child);
+    if (text !== "") units.push({ text, key: commandKey(text) });
+  }
+  return units;
+}

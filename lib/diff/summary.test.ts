@@ -1,0 +1,185 @@
+import { describe, expect, it } from "vitest";
+import { shellStatements } from "./bash";
+import { sequenceSummary, stepSummary } from "./summary";
+
+// A realistic lineage step: the child adds a database snapshot (heredoc), an archive, a test for the
+// archive and a sentence asking for it. It also rewords a comment, re-wraps a command and reorders
+// the instruction's sentences — none of which may be reported.
+const parent = {
+  "solution/solve.sh": `#!/bin/bash
+set -euo pipefail
+# prepare the backup directory
+mkdir -p /app/backup
+cp -a /app/data.db /app/backup/data.db
+for f in /app/conf/*.ini; do
+  cp "$f" /app/backup/
+done
+`,
+  "tests/test_outputs.py": `import os
+import tarfile
+
+
+def test_backup_dir_exists():
+    assert os.path.isdir("/app/backup")
+
+
+class TestCopy:
+    def test_db_copied(self):
+        assert os.path.exists("/app/backup/data.db")
+`,
+  "instruction.md": `# Backup
+
+Create the directory \`/app/backup\`. Copy \`/app/data.db\` into it, keeping its modes.
+
+- Copy every \`.ini\` file from \`/app/conf\` as well.
+`,
+  "task.toml": 'version = "1.0"\n',
+};
+
+const child = {
+  "solution/solve.sh": `#!/bin/bash
+set -euo pipefail
+# create the directory that will hold the backup
+mkdir -p /app/backup
+cp -a /app/data.db \\
+   /app/backup/data.db
+for f in /app/conf/*.ini; do
+  # one by one
+  cp "$f" /app/backup/
+done
+sqlite3 /app/backup/data.db <<'SQL'
+CREATE TABLE IF NOT EXISTS backup_log(taken_at TEXT);
+INSERT INTO backup_log VALUES (datetime('now'));
+SQL
+tar czf /app/backup/archive.tgz -C /app backup   # the archive
+`,
+  "tests/test_outputs.py": `import os
+import tarfile
+
+
+def test_backup_dir_exists():
+    assert os.path.isdir("/app/backup")
+
+
+class TestCopy:
+    def test_db_copied(self):
+        assert os.path.exists("/app/backup/data.db")
+
+
+def test_backup_archive():
+    with tarfile.open("/app/backup/archive.tgz") as tar:
+        assert "backup/data.db" in tar.getnames()
+`,
+  "instruction.md": `# Backup
+
+Copy \`/app/data.db\` into it, keeping its modes. Create the directory
+\`/app/backup\`.
+
+- Copy every \`.ini\` file from \`/app/conf\` as well.
+- Finally, pack \`/app/backup\` into \`/app/backup/archive.tgz\`.
+`,
+  "task.toml": 'version = "1.0"\n',
+};
+
+describe("stepSummary", () => {
+  it("reports what the child adds: the heredoc step, the tar line, the new test, the new sentence", async () => {
+    const s = await stepSummary(parent, child);
+    expect(s).toEqual({
+      commands: [
+        "sqlite3 /app/backup/data.db <<'SQL'\nCREATE TABLE IF NOT EXISTS backup_log(taken_at TEXT);\nINSERT INTO backup_log VALUES (datetime('now'));\nSQL",
+        "tar czf /app/backup/archive.tgz -C /app backup",
+      ],
+      removedCommands: [],
+      tests: ["test_backup_archive"],
+      removedTests: [],
+      sentences: ["Finally, pack `/app/backup` into `/app/backup/archive.tgz`."],
+      removedSentences: [],
+      commandParser: "tree-sitter-bash",
+    });
+  });
+
+  it("reports nothing for a reordered sentence, a changed comment or a re-wrapped command", async () => {
+    const reworded = {
+      ...parent,
+      "solution/solve.sh": parent["solution/solve.sh"].replace("# prepare the backup directory", "# the directory for backups").replace(
+        "cp -a /app/data.db /app/backup/data.db",
+        "cp -a /app/data.db \\\n  /app/backup/data.db   # copy",
+      ),
+      "instruction.md": "# Backup\n\n- Copy every `.ini` file from `/app/conf` as well.\n\nCopy `/app/data.db` into it, keeping its modes.\nCreate the directory `/app/backup`.\n",
+    };
+    const s = await stepSummary(parent, reworded);
+    expect([s.commands, s.removedCommands, s.tests, s.removedTests, s.sentences, s.removedSentences]).toEqual([[], [], [], [], [], []]);
+    const crlf = Object.fromEntries(Object.entries(parent).map(([p, t]) => [p, t.replace(/\n/g, "\r\n")]));
+    const same = await stepSummary(parent, crlf);
+    expect([same.commands, same.tests, same.sentences]).toEqual([[], [], []]);
+  });
+
+  it("reports removals, class tests with their class, and duplicated commands once per extra copy", async () => {
+    const s = await stepSummary(child, {
+      "solution/solve.sh": "mkdir -p /app/backup\nmkdir -p /app/backup\n",
+      "tests/test_outputs.py": "class TestCopy:\n    def test_db_copied(self):\n        pass\n    def test_modes(self):\n        pass\n",
+      "instruction.md": "Create the directory `/app/backup`.",
+    });
+    expect(s.commands).toEqual(["mkdir -p /app/backup"]);
+    expect(s.removedCommands).toHaveLength(5);
+    expect(s.tests).toEqual(["TestCopy::test_modes"]);
+    expect(s.removedTests).toEqual(["test_backup_dir_exists", "test_backup_archive"]);
+    expect(s.sentences).toEqual([]);
+    expect(s.removedSentences).toContain("Backup");
+  });
+
+  it("names the file of a test when several test files exist", async () => {
+    const s = await stepSummary(
+      { "tests/test_outputs.py": "def test_a():\n    pass\n" },
+      { "tests/test_outputs.py": "def test_a():\n    pass\n", "tests/test_more.py": "def test_a():\n    pass\n" },
+    );
+    expect(s.tests).toEqual(["test_more.py::test_a"]);
+  });
+
+  it("falls back to lines when a script does not parse, on both sides alike", async () => {
+    expect(await shellStatements("if true; then\n  echo broken\n")).toBeNull();
+    const s = await stepSummary(
+      { "solution/solve.sh": "echo a\nif true; then\n" },
+      { "solution/solve.sh": "echo a\n# note\nif true; then\ntar czf x.tgz \\\n  dir\n" },
+    );
+    expect(s.commandParser).toBe("lines");
+    expect(s.commands).toEqual(["tar czf x.tgz dir"]);
+  });
+
+  it("treats a missing side as empty", async () => {
+    const s = await stepSummary({}, { "solution/solve.sh": "echo hi\n", "instruction.md": "Say hi." });
+    expect(s.commands).toEqual(["echo hi"]);
+    expect(s.sentences).toEqual(["Say hi."]);
+    const none = await stepSummary({}, {});
+    expect(none.commands).toEqual([]);
+  });
+});
+
+describe("shellStatements", () => {
+  it("gives top-level statements with comments out and continuations joined", async () => {
+    const units = await shellStatements("a=1; echo \"$a\" \\\n  | tr a b & # bg\nf() {\n  # inside\n  echo x\n}\nsleep 1 &\n");
+    expect(units?.map((u) => u.text)).toEqual(["a=1", 'echo "$a" | tr a b &', "f() {\n  echo x\n}", "sleep 1 &"]);
+  });
+});
+
+describe("sequenceSummary", () => {
+  it("summarizes each step from the seed down, and the chain as one step", async () => {
+    const grandchild = {
+      ...child,
+      "solution/solve.sh": `${child["solution/solve.sh"]}sha256sum /app/backup/archive.tgz > /app/backup/archive.sha256\n`,
+    };
+    const seq = await sequenceSummary([
+      { id: "seed", files: parent },
+      { id: "r1", files: child },
+      { id: "r2", files: grandchild },
+    ]);
+    expect(seq.steps.map((s) => [s.from, s.to, s.summary.commands.length, s.counts.modified])).toEqual([
+      ["seed", "r1", 2, 3],
+      ["r1", "r2", 1, 1],
+    ]);
+    expect(seq.steps[1]!.summary.commands).toEqual(["sha256sum /app/backup/archive.tgz > /app/backup/archive.sha256"]);
+    expect(seq.total?.summary.commands).toHaveLength(3);
+    expect(seq.total?.summary.tests).toEqual(["test_backup_archive"]);
+    expect(await sequenceSummary([{ id: "seed", files: parent }])).toEqual({ steps: [], total: null });
+  });
+});
