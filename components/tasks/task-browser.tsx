@@ -70,6 +70,7 @@ export function TaskBrowser() {
       offset={offset}
       count={rows.length}
       total={list.data.total}
+      totalIsEstimate={list.data.total_is_estimate}
       hasPrev={offset === null ? filter?.cursor !== undefined : offset > 0}
       hasNext={list.data.next !== null}
       onPrev={() => (offset === null ? update({ cursor: null }, { push: true }) : goPrev())}

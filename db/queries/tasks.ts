@@ -1,10 +1,11 @@
 // The task table and the task page. List queries select only columns; file bytes never ride along.
-import { and, asc, desc, eq, gte, inArray, lte, sql, type SQL } from "drizzle-orm";
+import { and, asc, desc, eq, gte, inArray, isNotNull, isNull, lte, sql, type SQL } from "drizzle-orm";
 import type { FacetsJson, TaskDetailJson, TaskListJson, TaskRefJson, TaskRowJson } from "@/lib/api/types";
 import type { RangeMetric, SortColumn, TaskFilter } from "@/lib/tasks/filter";
 import { RANGE_METRICS } from "@/lib/tasks/filter";
 import { passAtK } from "@/lib/metrics/pass-at-k";
-import { searchWords } from "@/lib/tasks/search";
+import { searchTerms } from "@/lib/tasks/search";
+import { COUNT_CAPS, countCap, totalFromCappedCount, totalFromPage, type CountCaps } from "@/lib/tasks/total";
 import type { AnyPgColumn } from "drizzle-orm/pg-core";
 import { execRows, type Db } from "../client";
 import { blobs, evals, runs, taskFiles, tasks, trials } from "../schema";
@@ -72,6 +73,19 @@ const SORTS: Record<SortColumn, AnyPgColumn> = {
   flags: tasks.openFlags,
 };
 
+/** Sort columns with a (run_id, column) index in db/schema.ts: within a run, read in order. */
+const RUN_INDEXED_SORTS: ReadonlySet<SortColumn> = new Set<SortColumn>([
+  "id",
+  "round",
+  "status",
+  "operator",
+  "category",
+  "review",
+  "solution_lines",
+  "commands",
+  "pass_at_k",
+]);
+
 const RANGE_COLUMNS: Record<RangeMetric, AnyPgColumn> = {
   solution_lines: tasks.solutionLines,
   commands: tasks.commands,
@@ -94,8 +108,13 @@ export function taskFilterWhere(f: TaskFilter): SQL | undefined {
   if (f.category) c.push(eq(tasks.category, f.category));
   if (f.flag === "any") c.push(sql`${tasks.openFlags} > 0`);
   else if (f.flag) c.push(sql`EXISTS (SELECT 1 FROM flags fl WHERE fl.task_id = ${tasks.id} AND fl.rule = ${f.flag} AND fl.status = 'open')`);
-  // The index holds punctuation-split words (lib/ingest), so "out-2.txt" is the phrase out 2 txt.
-  if (f.q) c.push(sql`(${tasks.search} @@ phraseto_tsquery('simple', ${searchWords(f.q)}) OR ${tasks.extId} = ${f.q})`);
+  // The index holds punctuation-split words (lib/ingest), so "out-2.txt" is the phrase out 2 txt;
+  // every term must match (lib/tasks/search.ts), or the query is an exact task id.
+  if (f.q) {
+    const terms = searchTerms(f.q);
+    const text = terms.length ? sql.join(terms.map((t) => sql`phraseto_tsquery('simple', ${t})`), sql` && `) : null;
+    c.push(text ? sql`(${tasks.search} @@ (${text}) OR ${tasks.extId} = ${f.q})` : sql`${tasks.extId} = ${f.q}`);
+  }
   for (const m of RANGE_METRICS) {
     const min = f[`${m}_min`];
     const max = f[`${m}_max`];
@@ -115,27 +134,91 @@ export function decodeCursor(cursor: string | undefined): number {
   return m?.[1] ? Number(m[1]) : 0;
 }
 
-export async function listTasks(db: Db, f: TaskFilter): Promise<TaskListJson> {
-  const where = taskFilterWhere(f);
+/** The task table's answer: `total_is_estimate` says `total` is a lower bound (docs/api.md). */
+export type TaskListResult = TaskListJson;
+
+/**
+ * One page of rows in `sort` order, ties broken by id, missing values last in both directions.
+ *
+ * The page is found first as ids only (a "deferred join"): skipping `offset` rows then reads
+ * index entries, not 8 kB heap pages, and only the page's own rows are fetched whole.
+ * Ascending, `col ASC NULLS LAST` is the order of a (run_id, col) index. Descending, an index
+ * read backwards gives `DESC NULLS FIRST`, which PostgreSQL cannot use for `DESC NULLS LAST`: it
+ * would read and sort every match. So a descending sort on a nullable column with a (run_id, col)
+ * index, within a run, is two index-ordered branches, the values and then the missing ones, each
+ * cut at the page's end. Without such an index both branches would read every match: one sort.
+ */
+async function pageRows(q: Db, where: SQL | undefined, f: TaskFilter, offset: number, limit: number): Promise<RowSelect[]> {
   const sortKey = (f.sort ?? "round").replace(/^-/, "") as SortColumn;
   const descending = f.sort?.startsWith("-") ?? false;
   const sortCol = SORTS[sortKey];
-  const order = descending ? sql`${sortCol} DESC NULLS LAST` : sql`${sortCol} ASC NULLS LAST`;
-  const offset = decodeCursor(f.cursor);
-  const limit = f.limit ?? 50;
-  const rows = await db
+  // Each call makes a fresh ORDER BY: drizzle rewrites the SQL objects of a union's ORDER BY.
+  const order = () =>
+    descending
+      ? [sql`${sortCol} DESC NULLS LAST`, desc(tasks.id)]
+      : [sql`${sortCol} ASC NULLS LAST`, asc(tasks.id)];
+  let ids: SQL;
+  if (!descending || sortCol.notNull || !f.run || !RUN_INDEXED_SORTS.has(sortKey)) {
+    // On a NOT NULL column, plain DESC (nulls first) is the same order and matches the index.
+    const orderBy = descending ? [desc(sortCol), desc(tasks.id)] : order();
+    ids = sql`${q.select({ id: tasks.id }).from(tasks).where(where).orderBy(...orderBy).limit(limit + 1).offset(offset)}`;
+  } else {
+    const end = offset + limit + 1;
+    const branch = (extra: SQL, orderBy: SQL[]) =>
+      q.select({ id: tasks.id, value: sortCol }).from(tasks).where(and(where, extra)).orderBy(...orderBy).limit(end);
+    const values = branch(isNotNull(sortCol), [desc(sortCol), desc(tasks.id)]);
+    const missing = branch(isNull(sortCol), [desc(tasks.id)]);
+    const union = values
+      .unionAll(missing)
+      .orderBy(sql`${sql.identifier(sortCol.name)} DESC NULLS LAST`, sql`${sql.identifier(tasks.id.name)} DESC`)
+      .limit(limit + 1)
+      .offset(offset);
+    ids = sql`SELECT page.id FROM (${union}) AS page`;
+  }
+  return q
     .select(rowColumns)
     .from(tasks)
     .innerJoin(runs, eq(runs.id, tasks.runId))
-    .where(where)
-    .orderBy(order, descending ? desc(tasks.id) : asc(tasks.id))
-    .limit(limit + 1)
-    .offset(offset);
-  const [count] = await db.select({ n: sql<number>`count(*)::int` }).from(tasks).where(where);
+    .where(sql`${tasks.id} IN (${ids})`)
+    .orderBy(...order());
+}
+
+/** `caps` (tests): where counting stops and the total becomes a lower bound. */
+export async function listTasks(db: Db, f: TaskFilter, caps: CountCaps = COUNT_CAPS): Promise<TaskListResult> {
+  const where = taskFilterWhere(f);
+  const offset = decodeCursor(f.cursor);
+  const limit = f.limit ?? 50;
+  const run = async (q: Db) => {
+    const rows = await pageRows(q, where, f, offset, limit);
+    // A page that ends the list gives the total; otherwise count, but stop at the cap.
+    let total = totalFromPage(offset, rows.length, limit);
+    if (!total) {
+      const cap = countCap(f, caps);
+      const [count] = await execRows<{ n: number }>(
+        q,
+        sql`SELECT count(*)::int AS n FROM (SELECT 1 FROM ${tasks} WHERE ${where ?? sql`true`} LIMIT ${cap + 1}) AS capped`,
+      );
+      total = totalFromCappedCount(Number(count?.n ?? 0), cap, offset + rows.length);
+    }
+    return { rows, total };
+  };
+  // Full-text matches: the planner costs `search @@ query` as if it were free and, for a word in
+  // most tasks, scans the table, decompressing every task's tsvector (≈ 15 kB of text each). The
+  // GIN index answers a one-word query without reading any tsvector, so the search goes through
+  // an index: no sequential scan, for these two queries only (also inside a caller's transaction).
+  const { rows, total } = f.q
+    ? await db.transaction(async (tx) => {
+        await tx.execute(sql`SET LOCAL enable_seqscan = off`);
+        const result = await run(tx as unknown as Db);
+        await tx.execute(sql`SET LOCAL enable_seqscan TO DEFAULT`);
+        return result;
+      })
+    : await run(db);
   return {
     items: rows.slice(0, limit).map(toRowJson),
     next: rows.length > limit ? encodeCursor(offset + limit) : null,
-    total: Number(count?.n ?? 0),
+    total: total.total,
+    total_is_estimate: total.isEstimate,
     offset,
   };
 }

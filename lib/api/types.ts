@@ -40,6 +40,8 @@ export interface TaskListJson {
   items: TaskRowJson[];
   next: string | null;
   total: number;
+  /** `total` is a lower bound: counting stopped at a cap (show "10,000+"). */
+  total_is_estimate: boolean;
   /** Position of the first item in the whole filtered list (for "51–100 of 37,484"). */
   offset: number;
 }

@@ -3,3 +3,19 @@
 export function searchWords(text: string): string {
   return text.replace(/[^\p{L}\p{N}_]+/gu, " ").trim();
 }
+
+/**
+ * The terms of a search box query, each a run of words that must appear in that order: a
+ * "quoted part" is one term (an exact phrase), and every other whitespace-separated token is a
+ * term of its own parts (`out-2.txt` → "out 2 txt"). All terms must match, anywhere in the task.
+ * So `sqlite3 crontab` finds tasks using both, while `"set -euo pipefail"` wants the phrase.
+ */
+export function searchTerms(q: string): string[] {
+  const terms: string[] = [];
+  const quoted = /"([^"]*)"/g;
+  let rest = q;
+  for (const m of q.matchAll(quoted)) terms.push(searchWords(m[1] ?? ""));
+  rest = q.replace(quoted, " ").replace(/"/g, " ");
+  for (const token of rest.split(/\s+/)) terms.push(searchWords(token));
+  return [...new Set(terms.filter((t) => t !== ""))];
+}

@@ -1,0 +1,1 @@
+CREATE INDEX "tasks_round_idx" ON "tasks" USING btree ("round","id");

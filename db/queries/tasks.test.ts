@@ -1,0 +1,167 @@
+// The task table's totals: exact below the counting cap, a flagged lower bound above it.
+import { sql } from "drizzle-orm";
+import { afterAll, beforeAll, describe, expect, test } from "vitest";
+import { execRows } from "@/db/client";
+import { BACKENDS, createTestDatabase, type TestDatabase } from "@/db/testing";
+import { PHRASE_COUNT_CAP } from "@/lib/tasks/total";
+import { encodeCursor, getFacets, listTasks } from "./tasks";
+
+const N = 1_200; // more than PHRASE_COUNT_CAP, so the real phrase cap is exercised too
+const small = { plain: 100, word: 60, phrase: 40 };
+
+describe.each(BACKENDS)("task list totals on %s", (backend) => {
+  let database: TestDatabase;
+
+  beforeAll(async () => {
+    database = await createTestDatabase(backend);
+    const db = database.db;
+    await db.execute(sql`INSERT INTO runs (name, format) VALUES ('big', 'native'), ('small', 'native')`);
+    // Every task says "set euo pipefail"; odd ones also "sqlite3", every 100th "crontab".
+    await db.execute(sql`
+      INSERT INTO tasks (run_id, ext_id, status, content_hash, round, operator, category, solution_lines, search)
+      SELECT (SELECT id FROM runs WHERE name = 'big'), 'big-' || g, CASE WHEN g % 4 = 0 THEN 'rejected' ELSE 'accepted' END,
+             'h' || g, g % 16, 'op-' || (g % 3), 'cat-' || (g % 2), g,
+             to_tsvector('simple', 'set euo pipefail ' || CASE WHEN g % 2 = 1 THEN 'sqlite3 ' ELSE '' END ||
+                                   CASE WHEN g % 100 = 0 THEN 'crontab' ELSE '' END)
+      FROM generate_series(1, ${N}) AS g`);
+    await db.execute(sql`
+      INSERT INTO tasks (run_id, ext_id, status, content_hash, round, operator, search)
+      SELECT (SELECT id FROM runs WHERE name = 'small'), 'small-' || g, 'accepted', 's' || g, 1, 'op-x', to_tsvector('simple', 'set euo pipefail')
+      FROM generate_series(1, 7) AS g`);
+    // Half without pass@k (rejected tasks have none), with ties, for the descending sorts.
+    await db.execute(sql`INSERT INTO runs (name, format) VALUES ('nulls', 'native')`);
+    await db.execute(sql`
+      INSERT INTO tasks (run_id, ext_id, status, content_hash, round, pass_at_k, commands)
+      SELECT (SELECT id FROM runs WHERE name = 'nulls'), 'n-' || g, 'accepted', 'n' || g, 2,
+             CASE WHEN g % 2 = 0 THEN (g % 5) / 4.0 END, g % 3
+      FROM generate_series(1, 23) AS g`);
+    await db.execute(sql`ANALYZE tasks`);
+  });
+  afterAll(async () => {
+    await database.close();
+  });
+
+  test("totals below the cap are exact", async () => {
+    const r = await listTasks(database.db, { run: "big", round: 3, limit: 10 }, small);
+    expect(r.total).toBe(75); // g % 16 = 3 for g ≤ 1200
+    expect(r.total_is_estimate).toBe(false);
+    expect(r.items).toHaveLength(10);
+    expect(r.next).not.toBeNull();
+    const all = await listTasks(database.db, { run: "big", limit: 50 });
+    expect(all).toMatchObject({ total: N, total_is_estimate: false });
+    const words = await listTasks(database.db, { run: "big", q: "sqlite3", limit: 50 });
+    expect(words).toMatchObject({ total: N / 2, total_is_estimate: false });
+  });
+
+  test("above the cap the total is a lower bound and says so", async () => {
+    const r = await listTasks(database.db, { run: "big", limit: 10 }, small);
+    expect(r).toMatchObject({ total: small.plain, total_is_estimate: true });
+    expect(r.next).not.toBeNull();
+    const q = await listTasks(database.db, { run: "big", q: "sqlite3", sort: "-solution_lines", limit: 10 }, small);
+    expect(q).toMatchObject({ total: small.word, total_is_estimate: true });
+    expect(q.items.map((i) => i.solution_lines)).toEqual([1199, 1197, 1195, 1193, 1191, 1189, 1187, 1185, 1183, 1181]);
+  });
+
+  test("a phrase search stops counting at the phrase cap", async () => {
+    const phrase = await listTasks(database.db, { run: "big", q: '"set -euo pipefail"', limit: 50 });
+    expect(phrase).toMatchObject({ total: PHRASE_COUNT_CAP, total_is_estimate: true });
+    expect(phrase.items).toHaveLength(50);
+    // One word needs no recheck: counted exactly with the default caps.
+    const word = await listTasks(database.db, { run: "big", q: "pipefail", limit: 50 });
+    expect(word).toMatchObject({ total: N, total_is_estimate: false });
+    const phraseSmall = await listTasks(database.db, { run: "big", q: "euo-pipefail", limit: 10 }, small);
+    expect(phraseSmall).toMatchObject({ total: small.phrase, total_is_estimate: true });
+    const few = await listTasks(database.db, { run: "big", q: '"set euo pipefail" crontab', limit: 5 });
+    expect(few).toMatchObject({ total: 12, total_is_estimate: false });
+    // Unquoted words must all appear, in any order and place: answered from the index alone.
+    expect(await listTasks(database.db, { run: "big", q: "pipefail crontab", limit: 5 })).toMatchObject({ total: 12, total_is_estimate: false });
+    expect(await listTasks(database.db, { run: "big", q: "crontab set", limit: 5 })).toMatchObject({ total: 12 });
+    // crontab is on even tasks only, sqlite3 on odd ones: no task has both.
+    expect(await listTasks(database.db, { run: "big", q: "crontab sqlite3", limit: 5 })).toMatchObject({ total: 0, items: [] });
+    const reversed = await listTasks(database.db, { run: "big", q: '"pipefail set"', limit: 5 });
+    expect(reversed).toMatchObject({ total: 0, items: [] });
+  });
+
+  test("a page that ends the list gives an exact total, whatever the cap", async () => {
+    const tiny = { plain: 2, word: 2, phrase: 2 };
+    const r = await listTasks(database.db, { run: "small", limit: 50 }, tiny);
+    expect(r).toMatchObject({ total: 7, total_is_estimate: false, next: null });
+    const last = await listTasks(database.db, { run: "big", round: 3, limit: 10, cursor: encodeCursor(70) }, tiny);
+    expect(last).toMatchObject({ total: 75, total_is_estimate: false, next: null, offset: 70 });
+    expect(last.items).toHaveLength(5);
+    const past = await listTasks(database.db, { run: "big", round: 3, limit: 10, cursor: encodeCursor(500) }, small);
+    expect(past).toMatchObject({ total: 75, total_is_estimate: false, next: null, items: [] });
+    const none = await listTasks(database.db, { run: "nope", limit: 10 }, tiny);
+    expect(none).toMatchObject({ total: 0, total_is_estimate: false, items: [] });
+  });
+
+  test("a deep page never reports fewer tasks than it has passed", async () => {
+    const r = await listTasks(database.db, { run: "big", limit: 10, cursor: encodeCursor(300) }, small);
+    expect(r.offset).toBe(300);
+    expect(r).toMatchObject({ total: 311, total_is_estimate: true });
+  });
+
+  test("search finds words and exact task ids, with filters and sorts", async () => {
+    const crontab = await listTasks(database.db, { q: "crontab", sort: "-solution_lines", limit: 50 });
+    expect(crontab.items.map((i) => i.task_id)).toEqual(["big-1200", "big-1100", "big-1000", "big-900", "big-800", "big-700", "big-600", "big-500", "big-400", "big-300", "big-200", "big-100"]);
+    expect(crontab).toMatchObject({ total: 12, total_is_estimate: false });
+    const rejected = await listTasks(database.db, { q: "crontab", status: "rejected", round: 4, limit: 50 });
+    expect(rejected.items.map((i) => i.task_id)).toEqual(["big-100", "big-500", "big-900"]); // g % 16 = 4, g % 4 = 0
+    const byId = await listTasks(database.db, { q: "small-3", limit: 50 });
+    expect(byId.items.map((i) => i.task_id)).toEqual(["small-3"]);
+    expect(byId.total).toBe(1);
+  });
+
+  test("sorts put missing values last in both directions, ties by id, across pages", async () => {
+    for (const sort of ["-pass_at_k", "pass_at_k", "-commands", "commands", "-id", "id", "-review", "-round"]) {
+      const col = { pass_at_k: "pass_at_k", commands: "commands", id: "ext_id", review: "review_state", round: "round" }[sort.replace("-", "")];
+      const dir = sort.startsWith("-") ? "DESC" : "ASC";
+      const expected = (
+        await execRows<{ ext_id: string }>(
+          database.db,
+          sql.raw(`SELECT ext_id FROM tasks WHERE run_id = (SELECT id FROM runs WHERE name = 'nulls') ORDER BY ${col} ${dir} NULLS LAST, id ${dir}`),
+        )
+      ).map((r) => r.ext_id);
+      const got: string[] = [];
+      let cursor: string | undefined;
+      do {
+        const page = await listTasks(database.db, { run: "nulls", sort, limit: 5, cursor });
+        got.push(...page.items.map((i) => i.task_id));
+        cursor = page.next ?? undefined;
+      } while (cursor);
+      expect(got, sort).toEqual(expected);
+    }
+    const top = await listTasks(database.db, { run: "nulls", sort: "-pass_at_k", limit: 50 });
+    expect(top.items.slice(0, 2).map((i) => i.pass_at_k)).toEqual([1, 1]);
+    expect(top.items.slice(-11).every((i) => i.pass_at_k === null)).toBe(true);
+    const deep = await listTasks(database.db, { run: "nulls", sort: "-pass_at_k", limit: 5, cursor: encodeCursor(10) });
+    expect(deep.items.map((i) => i.task_id)).toEqual(["n-10", "n-23", "n-21", "n-19", "n-17"]); // the last 0, then the missing
+    expect(deep).toMatchObject({ total: 23, total_is_estimate: false, offset: 10 });
+  });
+
+  test("a search leaves the planner settings as it found them, also inside a transaction", async () => {
+    await database.db.transaction(async (tx) => {
+      const r = await listTasks(tx as unknown as typeof database.db, { run: "big", q: "sqlite3", limit: 5 });
+      expect(r.total).toBe(N / 2);
+      const [setting] = await execRows<{ enable_seqscan: string }>(tx as unknown as typeof database.db, sql`SHOW enable_seqscan`);
+      expect(setting?.enable_seqscan).toBe("on");
+    });
+    const [after] = await execRows<{ enable_seqscan: string }>(database.db, sql`SHOW enable_seqscan`);
+    expect(after?.enable_seqscan).toBe("on");
+  });
+
+  test("facets list operators, categories and the last round", async () => {
+    expect(await getFacets(database.db, "big")).toEqual({
+      operators: ["op-0", "op-1", "op-2"],
+      categories: ["cat-0", "cat-1"],
+      max_round: 15,
+    });
+    expect(await getFacets(database.db, "small")).toEqual({ operators: ["op-x"], categories: [], max_round: 1 });
+    expect(await getFacets(database.db)).toEqual({
+      operators: ["op-0", "op-1", "op-2", "op-x"],
+      categories: ["cat-0", "cat-1"],
+      max_round: 15,
+    });
+    expect(await getFacets(database.db, "nope")).toEqual({ operators: [], categories: [], max_round: 0 });
+  });
+});
