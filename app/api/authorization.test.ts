@@ -99,6 +99,7 @@ describe.each(BACKENDS)("authorization of every API route on %s", (backend) => {
       role: "viewer",
     },
     { file: "tasks/[id]/lineage", method: "GET", url: `/api/v1/tasks/${taskId}/lineage?descendants=1`, params: { id: String(taskId) }, role: "viewer" },
+    { file: "tasks/[id]/diff", method: "GET", url: `/api/v1/tasks/${taskId}/diff?against=${taskId}`, params: { id: String(taskId) }, role: "viewer" },
     { file: "facets", method: "GET", url: "/api/v1/facets?run=fx", role: "viewer" },
     { file: "me", method: "GET", url: "/api/v1/me", role: "viewer" },
     { file: "users", method: "GET", url: "/api/v1/users", role: "admin" },

@@ -1,46 +1,56 @@
+"use client";
+
 import Link from "next/link";
-import type { TaskDetailJson } from "@/lib/api/types";
-import { SideSection } from "./side-section";
-import { TaskRefLink } from "./task-ref-link";
+import { LineageTree } from "@/components/lineage/lineage-tree";
+import { Kbd } from "@/components/ui/kbd";
+import type { LineageNodeJson, TaskDetailJson } from "@/lib/api/types";
+import { TASK_LINEAGE } from "@/lib/query/lineage";
 
-export type LineagePanelProps = { task: TaskDetailJson };
+export type LineagePanelProps = { task: TaskDetailJson; initialNode: number | null };
 
-function Label({ children }: { children: string }) {
-  return <h3 className="mt-2 mb-0.5 text-2xs text-muted first:mt-0">{children}</h3>;
-}
-
-export function LineagePanel({ task }: LineagePanelProps) {
-  const isSeed = task.parent_id === null;
+/** Seed → task, and what grew from it: an interactive tree with links to diffs and the family. */
+export function LineagePanel({ task, initialNode }: LineagePanelProps) {
+  const diffHref = (n: LineageNodeJson) => (n.id === task.id ? null : `/tasks/${task.id}/diff?against=${n.id}`);
+  const rootId = task.root_id ?? task.id;
   return (
-    <SideSection title="Lineage">
-      <Label>Seed</Label>
-      {isSeed ? (
-        <p className="px-1 text-xs text-muted">This task is a seed.</p>
-      ) : task.root_id !== null ? (
-        <Link href={`/tasks/${task.root_id}`} className="px-1 font-mono text-xs text-accent hover:underline">
-          seed #{task.root_id}
-        </Link>
-      ) : (
-        <p className="px-1 text-xs text-faint">Unknown.</p>
-      )}
-      {!isSeed && (
-        <>
-          <Label>Parent</Label>
-          {task.parent ? <TaskRefLink task={task.parent} /> : <p className="px-1 text-xs text-faint">Not in this database (#{task.parent_id}).</p>}
-        </>
-      )}
-      <Label>{`Children (${task.children.length})`}</Label>
-      {task.children.length === 0 ? (
-        <p className="px-1 text-xs text-faint">No children.</p>
-      ) : (
-        <ul className="max-h-72 overflow-y-auto">
-          {task.children.map((c) => (
-            <li key={c.id}>
-              <TaskRefLink task={c} />
-            </li>
-          ))}
-        </ul>
-      )}
-    </SideSection>
+    <section id="lineage" aria-label="Lineage" className="scroll-mt-14 overflow-hidden rounded-lg border border-line bg-surface">
+      <header className="flex flex-wrap items-center gap-x-3 gap-y-1 border-b border-line bg-surface-2 px-3 py-1.5 text-xs">
+        <h2 className="text-2xs font-semibold tracking-wide text-muted uppercase">Lineage</h2>
+        <span className="text-2xs text-faint">
+          depth {task.depth} · {task.children.length} {task.children.length === 1 ? "child" : "children"}
+        </span>
+        <span className="hidden items-center gap-1 text-2xs text-faint xl:flex" aria-hidden="true">
+          <Kbd>↑</Kbd>
+          <Kbd>↓</Kbd> move <Kbd>←</Kbd>
+          <Kbd>→</Kbd> fold <Kbd>Enter</Kbd> open <Kbd>d</Kbd> diff
+        </span>
+        <nav aria-label="Lineage views" className="ml-auto flex items-center gap-3">
+          {task.parent_id !== null && (
+            <Link href={`/tasks/${task.id}/diff`} className="text-accent hover:underline">
+              Diff vs parent
+            </Link>
+          )}
+          {task.parent_id !== null && (
+            <Link href={`/tasks/${task.id}/steps`} className="text-accent hover:underline">
+              Steps from seed
+            </Link>
+          )}
+          <Link href={`/families/${rootId}?node=${task.id}`} className="text-accent hover:underline">
+            Family tree
+          </Link>
+        </nav>
+      </header>
+      <LineageTree
+        focusId={task.id}
+        initialNode={initialNode}
+        params={TASK_LINEAGE}
+        loadDepth={2}
+        cap={8}
+        height={360}
+        label={`Lineage of ${task.task_id}`}
+        focusTag="this task"
+        diffHref={diffHref}
+      />
+    </section>
   );
 }

@@ -7,13 +7,15 @@ import { EvalsPanel } from "@/components/task/evals-panel";
 import { FileList } from "@/components/task/file-list";
 import { FilePanel } from "@/components/task/file-panel";
 import { InstructionCard } from "@/components/task/instruction-card";
+import { parseNodeParam } from "@/components/lineage/node-param";
 import { LineagePanel } from "@/components/task/lineage-panel";
 import { MetadataPanel } from "@/components/task/metadata-panel";
 import { MetricsStrip } from "@/components/task/metrics-strip";
 import { TaskHeader } from "@/components/task/task-header";
 import { requireActor } from "@/lib/auth/page";
-import { getTask, getTaskFile } from "@/lib/data/read";
+import { getLineage, getTask, getTaskFile } from "@/lib/data/read";
 import { getServerQueryClient } from "@/lib/query/server";
+import { lineageKeys, TASK_LINEAGE } from "@/lib/query/lineage";
 import { taskKeys } from "@/lib/query/tasks";
 import { highlightCode } from "@/lib/text/highlight";
 import { languageForPath, languageLabel } from "@/lib/text/language";
@@ -44,15 +46,16 @@ export default async function TaskPage({ params, searchParams }: Props) {
   await connection();
   const task = await loadTask((await params).id);
   if (!task) notFound();
-  const { file } = await searchParams;
+  const { file, node } = await searchParams;
   const paths = task.files.map((f) => f.path);
   const selected =
     typeof file === "string" && paths.includes(file) ? file : (PREFERRED.find((p) => paths.includes(p)) ?? paths[0] ?? null);
 
   const actor = await requireActor();
-  const [instruction, content] = await Promise.all([
+  const [instruction, content, lineage] = await Promise.all([
     paths.includes(INSTRUCTION) ? getTaskFile(actor, task.id, INSTRUCTION) : null,
     selected ? getTaskFile(actor, task.id, selected) : null,
+    getLineage(actor, task.id, { descendants: true, maxDepth: TASK_LINEAGE.depth, limit: TASK_LINEAGE.limit }),
   ]);
   const lang = content ? languageForPath(content.path, content.encoding === "utf8" ? content.content.slice(0, 200).split("\n")[0] : undefined) : null;
   const code = content && content.encoding === "utf8" ? await highlightCode(content.content, lang) : null;
@@ -60,6 +63,7 @@ export default async function TaskPage({ params, searchParams }: Props) {
   // Seed the client cache so client components added to this page start with the task.
   const queryClient = getServerQueryClient();
   queryClient.setQueryData(taskKeys.detail(task.id), task);
+  if (lineage) queryClient.setQueryData(lineageKeys.subtree(task.id, TASK_LINEAGE), lineage);
 
   return (
     <HydrationBoundary state={dehydrate(queryClient)}>
@@ -67,6 +71,7 @@ export default async function TaskPage({ params, searchParams }: Props) {
       <MetricsStrip task={task} />
       <div className="grid gap-4 lg:grid-cols-[minmax(0,1fr)_280px] xl:grid-cols-[minmax(0,1fr)_320px]">
         <div className="flex min-w-0 flex-col gap-4">
+          <LineagePanel task={task} initialNode={parseNodeParam(node)} />
           <InstructionCard
             taskId={task.id}
             path={instruction ? INSTRUCTION : null}
@@ -93,7 +98,6 @@ export default async function TaskPage({ params, searchParams }: Props) {
           </section>
         </div>
         <aside className="flex flex-col gap-4">
-          <LineagePanel task={task} />
           <EvalsPanel evals={task.evals} />
           <MetadataPanel metadata={task.metadata} />
         </aside>

@@ -1,0 +1,85 @@
+import { memo } from "react";
+import { formatInt } from "@/lib/format/number";
+import { DiffCode } from "./diff-code";
+import { type Gap, type LineCell, lineAnchor, type SplitRow, type UnifiedRow } from "./display-rows";
+
+const ROW_BG = { 0: "", 1: "bg-bad-soft", 2: "bg-ok-soft" } as const;
+const GUTTER_BG = { 0: "bg-surface", 1: "bg-bad-soft", 2: "bg-ok-soft" } as const;
+const SIGN = { 0: " ", 1: "−", 2: "+" } as const;
+const SIGN_CLASS = { 0: "text-faint", 1: "text-bad", 2: "text-ok" } as const;
+const target = "scroll-mt-28 target:!bg-warn-soft target:shadow-[inset_3px_0_0_var(--warn)]";
+
+function LineNo({ href, no, label }: { href: string | null; no: number; label: string }) {
+  if (no === 0) return <span className="inline-block w-10 pr-2 text-right" />;
+  return (
+    <a href={href ?? undefined} aria-label={`${label} ${no}`} className="inline-block w-10 pr-2 text-right text-faint hover:text-accent hover:underline">
+      {no}
+    </a>
+  );
+}
+
+export const UnifiedLine = memo(function UnifiedLine({ row, file }: { row: Extract<UnifiedRow, { t: "line" }>; file: number }) {
+  const anchor = lineAnchor(file, row);
+  return (
+    <div id={anchor} className={`flex min-h-5 min-w-max ${ROW_BG[row.op]} ${target}`}>
+      <span className={`sticky left-0 z-[1] flex shrink-0 border-r border-line select-none ${GUTTER_BG[row.op]}`}>
+        <LineNo href={row.op === 1 ? `#${anchor}` : null} no={row.oldNo} label="old line" />
+        <LineNo href={row.op !== 1 ? `#${anchor}` : null} no={row.newNo} label="new line" />
+      </span>
+      <span aria-hidden="true" className={`w-5 shrink-0 text-center select-none ${SIGN_CLASS[row.op]}`}>
+        {SIGN[row.op]}
+      </span>
+      <span className="pr-6 whitespace-pre">
+        <DiffCode segs={row.segs} op={row.op} eol={row.eol} />
+      </span>
+    </div>
+  );
+});
+
+function SplitCell({ c, file, side }: { c: LineCell | null; file: number; side: "left" | "right" }) {
+  if (!c) return <div className="min-w-0 bg-surface-2/60 [background-image:repeating-linear-gradient(135deg,transparent_0_6px,color-mix(in_oklab,var(--line)_60%,transparent)_6px_7px)]" />;
+  const no = side === "left" ? c.oldNo : c.newNo;
+  const op = c.op;
+  const anchor = lineAnchor(file, c);
+  return (
+    <div id={side === "right" || op === 1 ? anchor : undefined} className={`flex min-w-0 ${ROW_BG[op]} ${target}`}>
+      <span className={`shrink-0 border-r border-line select-none ${GUTTER_BG[op]}`}>
+        <LineNo href={`#${anchor}`} no={no} label={side === "left" ? "old line" : "new line"} />
+      </span>
+      <span aria-hidden="true" className={`w-5 shrink-0 text-center select-none ${SIGN_CLASS[op]}`}>
+        {SIGN[op]}
+      </span>
+      <span className="min-w-0 pr-3 [overflow-wrap:anywhere] whitespace-pre-wrap">
+        <DiffCode segs={c.segs} op={op} eol={c.eol} />
+      </span>
+    </div>
+  );
+}
+
+export const SplitLine = memo(function SplitLine({ row, file }: { row: Extract<SplitRow, { t: "pair" }>; file: number }) {
+  // A context line appears on both sides: only the right cell carries the anchor.
+  return (
+    <div className="grid min-h-5 grid-cols-2 divide-x divide-line">
+      <SplitCell c={row.left} file={file} side="left" />
+      <SplitCell c={row.right} file={file} side="right" />
+    </div>
+  );
+});
+
+export function GapRow({ gap, onExpand }: { gap: Gap; onExpand: (start: number) => void }) {
+  return (
+    <div className="flex h-6 items-center border-y border-line/70 bg-info-soft/40 text-2xs text-muted">
+      <button
+        type="button"
+        onClick={() => onExpand(gap.start)}
+        className="sticky left-0 flex h-full items-center gap-2 px-3 text-accent hover:underline"
+        aria-label={`Show ${gap.count} unchanged lines from line ${gap.newNo}`}
+      >
+        <span aria-hidden="true">↕</span> {formatInt(gap.count)} unchanged lines
+        <span className="font-mono text-faint">
+          @@ −{gap.oldNo} +{gap.newNo} @@
+        </span>
+      </button>
+    </div>
+  );
+}

@@ -1,0 +1,175 @@
+// From a file's whole-file diff to the rows a view draws: unchanged runs folded behind "expand"
+// rows, paired deleted/added lines marked word by word (lib/diff intraLine) on top of the syntax
+// tokens. Pure, browser-side.
+import { intraLine, type Segment } from "@/lib/diff";
+import type { CodeLine } from "@/lib/text/tones";
+import type { DiffFilePayload } from "./types";
+
+/** A token with its intra-line mark. */
+export type Seg = readonly [tone: number, text: string, changed: boolean];
+
+export interface LineCell {
+  op: 0 | 1 | 2;
+  oldNo: number;
+  newNo: number;
+  eol: 0 | 1 | 2;
+  segs: Seg[];
+  /** Position in the file's rows, for anchors. */
+  at: number;
+}
+
+export type Gap = { t: "gap"; key: string; start: number; count: number; oldNo: number; newNo: number };
+export type UnifiedRow = ({ t: "line"; key: string } & LineCell) | Gap;
+export type SplitRow = { t: "pair"; key: string; left: LineCell | null; right: LineCell | null } | Gap;
+
+export const CONTEXT = 3;
+/** Fold a run only when it hides at least this many lines. */
+const MIN_FOLD = 4;
+/** Skip word marks for a pair rewritten rather than edited. */
+const MIN_SIMILARITY = 0.3;
+
+const lineText = (line: CodeLine | undefined) => (line ?? []).map(([, t]) => t).join("");
+
+/** Split tokens where the changed segments start and end. */
+export function mergeMarks(tokens: CodeLine, segments: readonly Segment[] | null): Seg[] {
+  if (!segments) return tokens.map(([tone, text]) => [tone, text, false] as const);
+  const out: Seg[] = [];
+  let si = 0;
+  let left = segments[0]?.text.length ?? 0;
+  for (const [tone, text] of tokens) {
+    let rest = text;
+    while (rest.length > 0) {
+      while (left === 0 && si < segments.length - 1) left = segments[++si]?.text.length ?? 0;
+      const changed = segments[si]?.changed ?? false;
+      const take = left > 0 ? Math.min(left, rest.length) : rest.length;
+      out.push([tone, rest.slice(0, take), changed]);
+      rest = rest.slice(take);
+      left = Math.max(0, left - take);
+    }
+  }
+  return out;
+}
+
+/** Word marks of each changed line, by row position. */
+function intraMarks(file: DiffFilePayload): Map<number, Segment[]> {
+  const marks = new Map<number, Segment[]>();
+  const rows = file.rows;
+  let i = 0;
+  while (i < rows.length) {
+    if (rows[i]?.[0] === 0) {
+      i++;
+      continue;
+    }
+    const dels: number[] = [];
+    const adds: number[] = [];
+    while (i < rows.length && rows[i]?.[0] === 1) dels.push(i++);
+    while (i < rows.length && rows[i]?.[0] === 2) adds.push(i++);
+    const pairs = Math.min(dels.length, adds.length);
+    if (pairs > 2_000) continue;
+    for (let k = 0; k < pairs; k++) {
+      const d = rows[dels[k] ?? -1];
+      const a = rows[adds[k] ?? -1];
+      if (!d || !a) continue;
+      const intra = intraLine(lineText(file.old[d[1] - 1]), lineText(file.new[a[2] - 1]));
+      if (intra.similarity < MIN_SIMILARITY) continue;
+      marks.set(dels[k] ?? -1, intra.old);
+      marks.set(adds[k] ?? -1, intra.new);
+    }
+  }
+  return marks;
+}
+
+function cell(file: DiffFilePayload, at: number, marks: Map<number, Segment[]>): LineCell {
+  const [op, oldNo, newNo, eol] = file.rows[at] ?? [0, 0, 0, 0];
+  const tokens = op === 1 ? file.old[oldNo - 1] : file.new[newNo - 1];
+  return { op, oldNo, newNo, eol, at, segs: mergeMarks(tokens ?? [], marks.get(at) ?? null) };
+}
+
+/** Row positions to show, with gaps where unchanged runs fold (unless `expanded` names them). */
+function layout(file: DiffFilePayload, expanded: ReadonlySet<number>): ({ at: number } | Gap)[] {
+  const rows = file.rows;
+  const out: ({ at: number } | Gap)[] = [];
+  let i = 0;
+  while (i < rows.length) {
+    if (rows[i]?.[0] !== 0) {
+      out.push({ at: i++ });
+      continue;
+    }
+    const start = i;
+    while (i < rows.length && rows[i]?.[0] === 0) i++;
+    const end = i;
+    const head = start === 0 ? 0 : CONTEXT;
+    const tail = end === rows.length ? 0 : CONTEXT;
+    const hidden = end - start - head - tail;
+    if (hidden < MIN_FOLD || expanded.has(start)) {
+      for (let k = start; k < end; k++) out.push({ at: k });
+      continue;
+    }
+    for (let k = start; k < start + head; k++) out.push({ at: k });
+    const first = rows[start + head];
+    out.push({ t: "gap", key: `g${start}`, start, count: hidden, oldNo: first?.[1] ?? 0, newNo: first?.[2] ?? 0 });
+    for (let k = end - tail; k < end; k++) out.push({ at: k });
+  }
+  return out;
+}
+
+export function unifiedRows(file: DiffFilePayload, expanded: ReadonlySet<number>): UnifiedRow[] {
+  const marks = intraMarks(file);
+  return layout(file, expanded).map((item) => ("t" in item ? item : { t: "line" as const, key: `r${item.at}`, ...cell(file, item.at, marks) }));
+}
+
+export function splitRows(file: DiffFilePayload, expanded: ReadonlySet<number>): SplitRow[] {
+  const marks = intraMarks(file);
+  const items = layout(file, expanded);
+  const out: SplitRow[] = [];
+  let i = 0;
+  while (i < items.length) {
+    const item = items[i];
+    if (!item) break;
+    if ("t" in item) {
+      out.push(item);
+      i++;
+      continue;
+    }
+    const c = cell(file, item.at, marks);
+    if (c.op === 0) {
+      out.push({ t: "pair", key: `p${item.at}`, left: c, right: c });
+      i++;
+      continue;
+    }
+    const dels: LineCell[] = [];
+    const adds: LineCell[] = [];
+    for (let it = items[i]; it && !("t" in it) && file.rows[it.at]?.[0] === 1; it = items[++i]) dels.push(cell(file, it.at, marks));
+    for (let it = items[i]; it && !("t" in it) && file.rows[it.at]?.[0] === 2; it = items[++i]) adds.push(cell(file, it.at, marks));
+    for (let k = 0; k < Math.max(dels.length, adds.length); k++) {
+      const left = dels[k] ?? null;
+      const right = adds[k] ?? null;
+      out.push({ t: "pair", key: `p${(left ?? right)?.at ?? k}-${k}`, left, right });
+    }
+  }
+  return out;
+}
+
+/** Anchor of a line: the new side's number, or the old one for a deleted line. */
+export function lineAnchor(fileIndex: number, c: Pick<LineCell, "op" | "oldNo" | "newNo">): string {
+  return c.op === 1 ? `f${fileIndex}-O${c.oldNo}` : `f${fileIndex}-L${c.newNo}`;
+}
+
+/** `#f2-L14` → file 2, new line 14; `#f2-O9` → old line 9. */
+export function parseAnchor(hash: string): { file: number; side: "L" | "O"; no: number } | null {
+  const m = /^#?f(\d+)-([LO])(\d+)$/.exec(hash);
+  return m ? { file: Number(m[1]), side: m[2] === "O" ? "O" : "L", no: Number(m[3]) } : null;
+}
+
+/** The row position an anchor points at, or -1. */
+export function rowOfAnchor(file: DiffFilePayload, side: "L" | "O", no: number): number {
+  return file.rows.findIndex((r) => (side === "L" ? r[2] === no && r[0] !== 1 : r[1] === no && r[0] === 1));
+}
+
+/** The folded run that hides row position `at`, if any. */
+export function gapHolding(file: DiffFilePayload, at: number): number | null {
+  let start = at;
+  if (file.rows[at]?.[0] !== 0) return null;
+  while (start > 0 && file.rows[start - 1]?.[0] === 0) start--;
+  return start;
+}

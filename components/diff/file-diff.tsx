@@ -1,0 +1,178 @@
+"use client";
+
+import { useVirtualizer } from "@tanstack/react-virtual";
+import { useEffect, useMemo, useRef, useState } from "react";
+import { VisibleText } from "@/components/code/visible-text";
+import { rawFileHref } from "@/components/task/file-panel";
+import { formatInt } from "@/lib/format/number";
+import { gapHolding, lineAnchor, rowOfAnchor, splitRows, unifiedRows } from "./display-rows";
+import { GapRow, SplitLine, UnifiedLine } from "./diff-rows";
+import type { DiffFilePayload, DiffSide, DiffViewMode } from "./types";
+
+/** Up to this many rows render as plain DOM (the browser's find works); beyond, rows are virtual. */
+const PLAIN_LIMIT = 1_500;
+
+const STATUS_CLASS = {
+  added: "bg-ok-soft text-ok",
+  removed: "bg-bad-soft text-bad",
+  modified: "bg-warn-soft text-warn",
+  unchanged: "bg-surface-3 text-muted",
+} as const;
+
+export type FileDiffProps = {
+  file: DiffFilePayload;
+  view: DiffViewMode;
+  from: DiffSide;
+  to: DiffSide;
+  /** An anchor of this file to show (from the URL hash). */
+  target: { side: "L" | "O"; no: number } | null;
+};
+
+/** Five blocks in proportion, as GitHub draws them. */
+function ChangeBlocks({ added, removed }: { added: number; removed: number }) {
+  const total = added + removed;
+  const greens = total === 0 ? 0 : Math.round((added / total) * 5);
+  const reds = total === 0 ? 0 : Math.min(5 - greens, Math.max(removed > 0 ? 1 : 0, 5 - greens));
+  return (
+    <span aria-hidden="true" className="flex gap-px">
+      {Array.from({ length: 5 }, (_, i) => (
+        <span key={i} className={`size-2 rounded-[1px] ${i < greens ? "bg-ok" : i < greens + reds ? "bg-bad" : "bg-surface-3"}`} />
+      ))}
+    </span>
+  );
+}
+
+export function FileDiff({ file, view, from, to, target }: FileDiffProps) {
+  const [open, setOpen] = useState(file.status !== "unchanged");
+  const [expanded, setExpanded] = useState<ReadonlySet<number>>(new Set());
+  // The hash is only known in the browser: unfold the run that hides the linked line.
+  useEffect(() => {
+    if (!target) return;
+    const gap = gapHolding(file, rowOfAnchor(file, target.side, target.no));
+    setOpen(true);
+    if (gap !== null) setExpanded((s) => new Set(s).add(gap));
+  }, [file, target]);
+  const rows = useMemo(() => (view === "split" ? splitRows(file, expanded) : unifiedRows(file, expanded)), [file, view, expanded]);
+  const expand = (start: number) => setExpanded((s) => new Set(s).add(start));
+  const fileHeader = `f${file.index}`;
+
+  return (
+    <section id={fileHeader} aria-label={`Diff of ${file.path}`} className="scroll-mt-14 overflow-clip rounded-lg border border-line bg-surface">
+      <header className="sticky top-11 z-10 flex flex-wrap items-center gap-x-3 gap-y-1 border-b border-line bg-surface-2 px-3 py-1.5 text-xs">
+        <button
+          type="button"
+          onClick={() => setOpen((o) => !o)}
+          aria-expanded={open}
+          aria-label={`${open ? "Collapse" : "Expand"} ${file.path}`}
+          className="w-3 text-[9px] text-faint hover:text-fg"
+          disabled={file.rows.length === 0}
+        >
+          {file.rows.length === 0 ? "" : open ? "▼" : "▶"}
+        </button>
+        <h3 className="min-w-0 truncate font-mono font-medium">
+          <VisibleText text={file.path} />
+        </h3>
+        <span className={`rounded px-1.5 text-2xs font-medium ${STATUS_CLASS[file.status]}`}>{file.status}</span>
+        {file.status !== "unchanged" && (
+          <span className="flex items-center gap-2 font-mono text-2xs tabular-nums">
+            <span className="text-ok">+{formatInt(file.added)}</span>
+            <span className="text-bad">−{formatInt(file.removed)}</span>
+            <ChangeBlocks added={file.added} removed={file.removed} />
+          </span>
+        )}
+        <span className="text-2xs text-muted">{file.binary ? "Binary" : file.language}</span>
+        <span className="text-2xs text-faint tabular-nums">
+          {formatInt(file.oldLineCount)} → {formatInt(file.newLineCount)} lines
+        </span>
+        {file.coarse && <span className="text-2xs text-warn" title="Too many edits to align line by line: shown as whole-region replacement">coarse</span>}
+        <span className="ml-auto flex items-center gap-3 text-2xs">
+          {file.status === "unchanged" && (
+            <a href={`/tasks/${to.id}?file=${encodeURIComponent(file.path)}#files`} className="text-accent hover:underline">
+              View file
+            </a>
+          )}
+          {file.status !== "added" && (
+            <a href={rawFileHref(from.id, file.path)} download className="text-accent hover:underline" title={`Raw file of ${from.task_id}`}>
+              Raw old
+            </a>
+          )}
+          {file.status !== "removed" && (
+            <a href={rawFileHref(to.id, file.path)} download className="text-accent hover:underline" title={`Raw file of ${to.task_id}`}>
+              Raw new
+            </a>
+          )}
+        </span>
+      </header>
+      {open && rows.length > 0 && (
+        <DiffBody file={file} rows={rows} view={view} onExpand={expand} target={target} />
+      )}
+    </section>
+  );
+}
+
+type BodyProps = {
+  file: DiffFilePayload;
+  rows: ReturnType<typeof unifiedRows> | ReturnType<typeof splitRows>;
+  view: DiffViewMode;
+  onExpand: (start: number) => void;
+  target: FileDiffProps["target"];
+};
+
+const frame = "bg-surface font-mono text-xs leading-5 [tab-size:4]";
+
+function Row({ row, file, onExpand }: { row: BodyProps["rows"][number]; file: number; onExpand: (s: number) => void }) {
+  if (row.t === "gap") return <GapRow gap={row} onExpand={onExpand} />;
+  if (row.t === "pair") return <SplitLine row={row} file={file} />;
+  return <UnifiedLine row={row} file={file} />;
+}
+
+function DiffBody({ file, rows, view, onExpand, target }: BodyProps) {
+  const virtual = rows.length > PLAIN_LIMIT;
+  const scrollRef = useRef<HTMLDivElement>(null);
+  const virtualizer = useVirtualizer({
+    count: virtual ? rows.length : 0,
+    getScrollElement: () => scrollRef.current,
+    estimateSize: () => 20,
+    overscan: 30,
+    useFlushSync: false,
+  });
+  const scrolled = useRef<string | null>(null);
+  useEffect(() => {
+    if (!target) return;
+    const anchor = lineAnchor(file.index, { op: target.side === "O" ? 1 : 2, oldNo: target.no, newNo: target.no });
+    if (scrolled.current === anchor) return;
+    const at = rowOfAnchor(file, target.side, target.no);
+    const i = rows.findIndex((r) => (r.t === "line" ? r.at === at : r.t === "pair" ? r.left?.at === at || r.right?.at === at : false));
+    if (i < 0) return; // still folded: the next render has it
+    scrolled.current = anchor;
+    if (virtual) {
+      document.getElementById(`f${file.index}`)?.scrollIntoView({ block: "start" });
+      virtualizer.scrollToIndex(i, { align: "center" });
+    } else document.getElementById(anchor)?.scrollIntoView({ block: "center" });
+  }, [file, rows, target, virtual, virtualizer]);
+
+  if (!virtual) {
+    return (
+      <div role="region" aria-label={`${file.path}, ${view} diff`} className={`${frame} ${view === "unified" ? "overflow-x-auto" : ""}`}>
+        {rows.map((row) => (
+          <Row key={row.key} row={row} file={file.index} onExpand={onExpand} />
+        ))}
+      </div>
+    );
+  }
+  return (
+    <div ref={scrollRef} role="region" aria-label={`${file.path}, ${view} diff (${rows.length} rows, virtualized)`} tabIndex={0} className={`${frame} h-[75vh] overflow-auto`}>
+      <div className="relative" style={{ height: virtualizer.getTotalSize() }}>
+        {virtualizer.getVirtualItems().map((item) => {
+          const row = rows[item.index];
+          if (!row) return null;
+          return (
+            <div key={row.key} data-index={item.index} ref={virtualizer.measureElement} className="absolute top-0 left-0 w-full" style={{ transform: `translateY(${item.start}px)` }}>
+              <Row row={row} file={file.index} onExpand={onExpand} />
+            </div>
+          );
+        })}
+      </div>
+    </div>
+  );
+}

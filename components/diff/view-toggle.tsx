@@ -1,0 +1,31 @@
+"use client";
+
+import { useDiffView } from "./diff-files";
+import { DIFF_VIEWS } from "./types";
+
+/** Unified or side by side: a URL parameter switched in place (the data is already here). */
+export function ViewToggle() {
+  const view = useDiffView();
+  const set = (v: string) => {
+    const next = new URLSearchParams(window.location.search);
+    if (v === "unified") next.delete("view");
+    else next.set("view", v);
+    const qs = next.toString();
+    window.history.pushState(null, "", `${window.location.pathname}${qs ? `?${qs}` : ""}${window.location.hash}`);
+  };
+  return (
+    <div role="group" aria-label="Diff layout" className="inline-flex h-7 overflow-hidden rounded-md border border-line-strong text-xs">
+      {DIFF_VIEWS.map((v) => (
+        <button
+          key={v}
+          type="button"
+          aria-pressed={view === v}
+          onClick={() => set(v)}
+          className={`px-2.5 ${view === v ? "bg-accent-soft font-medium text-accent" : "bg-surface text-muted hover:text-fg"} not-first:border-l not-first:border-line-strong`}
+        >
+          {v === "unified" ? "Unified" : "Split"}
+        </button>
+      ))}
+    </div>
+  );
+}
