@@ -1,5 +1,6 @@
 "use client";
 
+import { AdminTable } from "./admin-table";
 import type { PersonJson } from "@/lib/query/admin";
 import { PersonRow, type PersonRowProps } from "./person-row";
 
@@ -21,24 +22,10 @@ const HEAD = [
 
 export function PeopleTable({ people, selfId, onPassword }: PeopleTableProps) {
   return (
-    <div className="overflow-x-auto rounded-lg border border-line bg-surface">
-      <table className="w-full min-w-[900px] table-fixed border-collapse text-xs">
-        <caption className="sr-only">People who can sign in, with their roles</caption>
-        <thead className="border-b border-line bg-surface-2 text-2xs text-muted">
-          <tr>
-            {HEAD.map(([label, cls]) => (
-              <th key={label} scope="col" className={`h-7 px-2 font-medium ${cls}`}>
-                {label === "Actions" ? <span className="sr-only">{label}</span> : label}
-              </th>
-            ))}
-          </tr>
-        </thead>
-        <tbody>
-          {people.map((p) => (
-            <PersonRow key={p.id} person={p} isSelf={p.id === selfId} onPassword={onPassword} />
-          ))}
-        </tbody>
-      </table>
-    </div>
+    <AdminTable caption="People who can sign in, with their roles" columns={HEAD} minWidth="min-w-[900px]">
+      {people.map((p) => (
+        <PersonRow key={p.id} person={p} isSelf={p.id === selfId} onPassword={onPassword} />
+      ))}
+    </AdminTable>
   );
 }

@@ -1,5 +1,6 @@
 "use client";
 
+import { AdminTable } from "./admin-table";
 import { useMutation, useQueryClient } from "@tanstack/react-query";
 import { FormError } from "@/components/auth/form-controls";
 import { RoleBadge } from "@/components/auth/role-badge";
@@ -82,24 +83,10 @@ export function TokenTable({ tokens }: TokenTableProps) {
     return <p className="rounded-lg border border-dashed border-line-strong bg-surface px-4 py-8 text-center text-[13px] text-muted">No API tokens yet.</p>;
   }
   return (
-    <div className="overflow-x-auto rounded-lg border border-line bg-surface">
-      <table className="w-full min-w-[1000px] table-fixed border-collapse text-xs">
-        <caption className="sr-only">API tokens, active first</caption>
-        <thead className="border-b border-line bg-surface-2 text-2xs text-muted">
-          <tr>
-            {HEAD.map(([label, cls]) => (
-              <th key={label} scope="col" className={`h-7 px-2 font-medium ${cls}`}>
-                {label === "Actions" ? <span className="sr-only">{label}</span> : label}
-              </th>
-            ))}
-          </tr>
-        </thead>
-        <tbody>
-          {tokens.map((t) => (
-            <TokenRow key={t.id} token={t} />
-          ))}
-        </tbody>
-      </table>
-    </div>
+    <AdminTable caption="API tokens, active first" columns={HEAD} minWidth="min-w-[1000px]">
+      {tokens.map((t) => (
+        <TokenRow key={t.id} token={t} />
+      ))}
+    </AdminTable>
   );
 }
