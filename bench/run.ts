@@ -1,6 +1,8 @@
-// npm run bench [-- --tasks 37484 --skip-pglite --keep]
+// npm run bench [-- --tasks 37484 --skip-pglite --keep] [-- --run DIR]
 // Generate a paper-scale run, ingest it into PostgreSQL and into PGlite, and time task-table
 // queries on PostgreSQL. Each step runs as its own process so its peak memory is its own.
+// --run DIR reuses a run generated earlier (generating 2M files takes minutes); it is imported
+// under the name "bench" like a generated one.
 import { execFileSync, spawnSync } from "node:child_process";
 import fs from "node:fs";
 import os from "node:os";
@@ -16,12 +18,13 @@ const { values: args } = parseArgs({
     seed: { type: "string", default: "1" },
     "skip-pglite": { type: "boolean", default: false },
     keep: { type: "boolean", default: false },
+    run: { type: "string" },
     pg: { type: "string", default: process.env.BENCH_DATABASE_URL ?? "postgres://postgres@127.0.0.1:5432/postgres" },
   },
 });
 
 const work = fs.mkdtempSync(path.join(os.tmpdir(), "rst-bench-"));
-const runDir = path.join(work, "run");
+const runDir = args.run ? path.resolve(args.run) : path.join(work, "run");
 const results: Record<string, unknown> = {
   machine: { cpus: os.cpus().length, cpu: os.cpus()[0]?.model, memory_gb: Math.round(os.totalmem() / 2 ** 30), node: process.version },
   tasks: Number(args.tasks),
@@ -91,7 +94,9 @@ async function queryBench(url: string): Promise<Record<string, { p50_ms: number;
 }
 
 async function main(): Promise<void> {
-  results.generate = cli("generate", ["generate", "--out", runDir, "--tasks", String(args.tasks), "--seed", String(args.seed), "--name", "bench"]);
+  if (args.run) results.reused_run = runDir;
+  else results.generate = cli("generate", ["generate", "--out", runDir, "--tasks", String(args.tasks), "--seed", String(args.seed), "--name", "bench"]);
+  results.candidates = (await fs.promises.readFile(path.join(runDir, "lineage.jsonl"), "utf8")).split("\n").filter((l) => l.trim() !== "").length;
   results.run_dir_mb = Math.round(Number(execFileSync("du", ["-sm", runDir], { encoding: "utf8" }).split("\t")[0]));
 
   const dbName = `rst_bench_${process.pid}`;
@@ -100,15 +105,15 @@ async function main(): Promise<void> {
   pgUrl.pathname = `/${dbName}`;
   execFileSync("psql", [admin.toString(), "-qc", `CREATE DATABASE ${dbName}`]);
   try {
-    results.ingest_postgres = cli("ingest → PostgreSQL", ["ingest", runDir], { DATABASE_URL: pgUrl.toString() });
-    results.reingest_postgres = cli("re-ingest (unchanged) → PostgreSQL", ["ingest", runDir], { DATABASE_URL: pgUrl.toString() });
+    results.ingest_postgres = cli("ingest → PostgreSQL", ["ingest", runDir, "--run", "bench"], { DATABASE_URL: pgUrl.toString() });
+    results.reingest_postgres = cli("re-ingest (unchanged) → PostgreSQL", ["ingest", runDir, "--run", "bench"], { DATABASE_URL: pgUrl.toString() });
     results.stats_postgres = cli("stats --json", ["stats", "--run", "bench", "--json"], { DATABASE_URL: pgUrl.toString() });
     results.queries_postgres = await queryBench(pgUrl.toString());
   } finally {
     execFileSync("psql", [admin.toString(), "-qc", `DROP DATABASE IF EXISTS ${dbName} WITH (FORCE)`]);
   }
   if (!args["skip-pglite"]) {
-    results.ingest_pglite = cli("ingest → PGlite", ["ingest", runDir], { DATABASE_URL: "", PGLITE_DIR: path.join(work, "pglite") });
+    results.ingest_pglite = cli("ingest → PGlite", ["ingest", runDir, "--run", "bench"], { DATABASE_URL: "", PGLITE_DIR: path.join(work, "pglite") });
   }
   const outDir = path.resolve("bench/out");
   fs.mkdirSync(outDir, { recursive: true });

@@ -73,8 +73,10 @@ test("a task page shows instruction, metrics, lineage links and highlighted file
   await expect(page.getByRole("heading", { level: 1 })).toHaveText(taskId);
   await expect(page.getByText("Solution lines").first()).toBeVisible();
   const lineage = page.getByRole("region", { name: "Lineage" });
-  await expect(lineage.getByRole("heading", { name: "Parent" })).toBeVisible();
-  await expect(lineage.getByRole("link").first()).toBeVisible();
+  // A round-5 task: its seed and four ancestors above it in the tree, then itself.
+  await expect(lineage.getByRole("tree")).toBeVisible();
+  expect(await lineage.getByRole("treeitem").count()).toBeGreaterThanOrEqual(6);
+  await expect(lineage.getByRole("link", { name: "Diff vs parent" })).toBeVisible();
 
   await page.getByRole("navigation", { name: "Files" }).getByRole("link", { name: /solve\.sh/ }).click();
   await expect(page).toHaveURL(/file=solution%2Fsolve\.sh|file=solution\/solve\.sh/);

@@ -1,15 +1,102 @@
 // All SQL of an import: batched, idempotent writes inside the caller's transaction.
-import { and, eq, sql } from "drizzle-orm";
+// Rows travel as one JSON document per statement and json_to_recordset turns it into a table:
+// one parameter instead of one per value, because binding and building millions of parameters
+// (drizzle's insert builder, the drivers' serializers) cost more than the database work itself.
+import { eq, getTableColumns, getTableName, sql, type SQL } from "drizzle-orm";
+import type { PgTable } from "drizzle-orm/pg-core";
 import type { StoredContent } from "@/lib/ingest/content";
-import type { Db } from "../client";
+import { SEARCH_VECTOR_PROBE, searchVector } from "@/lib/ingest/search-vector";
+import { execRows, type Db } from "../client";
 import { blobs, evals, imports, runs, taskFiles, tasks, trialLogs, trials, trialTests, type NewTask } from "../schema";
 
-const CHUNK_ROWS = 500;
+/** Rows per statement, and JSON characters per statement (the blob contents dominate). */
+const CHUNK_ROWS = 2000;
+const CHUNK_CHARS = 8 * 1024 * 1024;
 
-function chunks<T>(rows: T[], size = CHUNK_ROWS): T[][] {
+function chunks<T>(rows: T[], size = CHUNK_ROWS, weight?: (row: T) => number): T[][] {
   const out: T[][] = [];
-  for (let i = 0; i < rows.length; i += size) out.push(rows.slice(i, i + size));
+  let part: T[] = [];
+  let chars = 0;
+  for (const row of rows) {
+    const w = weight ? weight(row) : 0;
+    if (part.length > 0 && (part.length >= size || chars + w > CHUNK_CHARS)) {
+      out.push(part);
+      part = [];
+      chars = 0;
+    }
+    part.push(row);
+    chars += w;
+  }
+  if (part.length > 0) out.push(part);
   return out;
+}
+
+interface Recordset {
+  /** the table's column names, for INSERT INTO t (…) */
+  columns: SQL;
+  /** the recordset's fields, for SELECT … FROM json_to_recordset(…) AS r(…) */
+  fields: SQL;
+  /** the field list with types, for AS r(…) */
+  definition: SQL;
+}
+
+/**
+ * How `keys` (TypeScript property names of a drizzle table) are read from a JSON array of row
+ * objects: the recordset's fields are named like the properties, so rows need no renaming, and
+ * typed like the columns, so PostgreSQL parses numbers, timestamps and jsonb itself.
+ */
+function recordset<T extends PgTable>(table: T, keys: readonly (keyof T["$inferInsert"] & string)[]): Recordset {
+  const all = getTableColumns(table) as Record<string, { name: string; getSQLType(): string }>;
+  const cols = keys.map((key) => {
+    const col = all[key];
+    if (!col) throw new Error(`no column ${key}`);
+    return col;
+  });
+  return {
+    columns: sql.join(cols.map((c) => sql.identifier(c.name)), sql`, `),
+    fields: sql.join(keys.map((k) => sql`r.${sql.identifier(k)}`), sql`, `),
+    definition: sql.join(cols.map((c, i) => sql`${sql.identifier(keys[i] ?? "")} ${sql.raw(fieldType(c.getSQLType()))}`), sql`, `),
+  };
+}
+
+/** serial columns are integers with a default; a recordset field needs the plain type. */
+function fieldType(columnType: string): string {
+  const serial: Record<string, string> = { smallserial: "smallint", serial: "integer", bigserial: "bigint" };
+  return serial[columnType] ?? columnType;
+}
+
+const BLOBS = recordset(blobs, ["hash", "size", "encoding", "content"]);
+const TASK_FILES = recordset(taskFiles, ["taskId", "path", "blobHash", "size"]);
+const EVALS = recordset(evals, ["taskId", "model", "k", "n", "successes", "meanReward"]);
+const TRIAL_TESTS = recordset(trialTests, ["trialId", "seq", "name", "status", "durationMs", "message"]);
+const TRIAL_LOGS = recordset(trialLogs, ["trialId", "name", "blobHash", "bytes", "lines"]);
+const TASK_KEYS = [
+  "id", "parentId", "rootId", "depth", "path", "extId", "parentExtId", "round", "operator", "status", "rejectionReason", "repairAttempts", "createdAt", "name",
+  "category", "declaredDifficulty", "contentHash", "metadata", "solutionLines", "commands", "distinctTools",
+  "instructionWords", "verifierTests", "verifierAsserts", "evalModel", "evalK", "evalN", "evalSuccesses", "passAtK",
+  "passAt1", "meanReward",
+] as const satisfies readonly (keyof NewTask)[];
+const TASKS = recordset(tasks, TASK_KEYS);
+const TRIAL_KEYS = [
+  "taskId", "extId", "check", "agentName", "modelName", "reward", "rewards", "exceptionType", "exceptionMessage",
+  "taskChecksum", "contentHash", "startedAt", "finishedAt", "phases",
+] as const satisfies readonly (keyof typeof trials.$inferInsert)[];
+const TRIALS = recordset(trials, TRIAL_KEYS);
+
+interface InsertOptions {
+  /** more columns and the values they get (from the run, or from `fields`) */
+  extra?: { columns: SQL; values: SQL; fields?: SQL };
+  /** ON CONFLICT …, RETURNING … */
+  tail?: SQL;
+}
+
+/** INSERT … SELECT from one JSON parameter holding all the rows. */
+function insertJson(table: PgTable, set: Recordset, rows: unknown[], opts: InsertOptions = {}): SQL {
+  const { extra, tail = sql`` } = opts;
+  const columns = extra ? sql`${set.columns}, ${extra.columns}` : set.columns;
+  const values = extra ? sql`${set.fields}, ${extra.values}` : set.fields;
+  const definition = extra?.fields ? sql`${set.definition}, ${extra.fields}` : set.definition;
+  return sql`INSERT INTO ${table} (${columns}) SELECT ${values} FROM json_to_recordset(${JSON.stringify(rows)}::json) AS r(${definition}) ${tail}`;
 }
 
 export interface RunInput {
@@ -23,6 +110,9 @@ export interface RunInput {
 export interface TaskInput {
   row: Omit<NewTask, "runId" | "search">;
   searchText: string;
+  /** to_tsvector('simple', searchText) as a tsvector literal, when the reader could build it
+   * (lib/ingest/search-vector.ts); null leaves it to the database */
+  searchVector: string | null;
   files: { path: string; stored: StoredContent }[];
   evals: { model: string; k: number; n: number; successes: number; meanReward: number | null }[];
 }
@@ -72,16 +162,67 @@ export async function failInterruptedImports(db: Db): Promise<number> {
   return rows.length;
 }
 
+/** Whether the database's to_tsvector('simple', …) gives what searchVector builds, on a text that
+ * exercises its rules (a different parser or locale would show here). */
+async function agreesOnVectors(tx: Db): Promise<boolean> {
+  const vector = searchVector(SEARCH_VECTOR_PROBE);
+  if (vector === null) return false;
+  const [row] = await execRows<{ same: boolean }>(tx, sql`SELECT to_tsvector('simple', ${SEARCH_VECTOR_PROBE}) = ${vector}::tsvector AS same`);
+  return row?.same === true;
+}
+
+/**
+ * Settings for this one large transaction (SET LOCAL: they end with it, the schema is untouched):
+ * - lz4 compresses the stored file contents (TOAST) several times faster than the default pglz,
+ *   where the server has it; reading is the same.
+ * - The full-text GIN indexes collect new entries in a pending list and merge it into the index
+ *   whenever it passes gin_pending_list_limit (4 MB): a larger list merges less often, and
+ *   `finishGinIndexes` merges the rest before commit so searches do not scan a long list.
+ *   Only on indexes this role owns (merging needs ownership).
+ * Returns the GIN indexes to merge at the end.
+ */
+async function tuneTransaction(tx: Db): Promise<string[]> {
+  const [lz4] = await execRows<{ ok: number }>(
+    tx,
+    sql`SELECT 1 AS ok FROM pg_settings WHERE name = 'default_toast_compression' AND 'lz4' = ANY(enumvals)`,
+  );
+  if (lz4) await tx.execute(sql`SET LOCAL default_toast_compression = 'lz4'`);
+  const gin = await execRows<{ oid: string; mine: boolean }>(
+    tx,
+    sql`SELECT i.indexrelid::text AS oid, pg_has_role(c.relowner, 'USAGE') AS mine
+        FROM pg_index i JOIN pg_class c ON c.oid = i.indexrelid JOIN pg_am am ON am.oid = c.relam
+        WHERE i.indrelid = ${getTableName(tasks)}::regclass AND am.amname = 'gin'`,
+  );
+  if (gin.length === 0 || gin.some((g) => !g.mine)) return [];
+  await tx.execute(sql`SET LOCAL gin_pending_list_limit = '64MB'`);
+  return gin.map((g) => g.oid);
+}
+
 /** Batches one run's rows; `flush` writes them. Lives inside one transaction. */
+/** A task's place in its lineage tree (tasks.parent_id, root_id, depth, path). */
+interface Placement {
+  id: number;
+  rootId: number;
+  depth: number;
+  path: string;
+}
+
 export class RunWriter {
   readonly counts: WriteCounts = { tasksNew: 0, tasksChanged: 0, tasksUnchanged: 0, trialsNew: 0, files: 0, blobsNew: 0, bytesNew: 0 };
   private existing = new Map<string, { id: number; contentHash: string }>();
-  private existingTrials = new Set<string>();
+  /** task id → trial ext ids in the database */
+  private existingTrials = new Map<number, Set<string>>();
   private seenBlobs = new Set<string>();
   private pendingTasks: TaskInput[] = [];
   private pendingTrials: TrialInput[] = [];
   private pendingBytes = 0;
   private taskIds = new Map<string, number>();
+  /** where each task of the run sits in its lineage tree, for its children's rows */
+  private placed = new Map<string, Placement>();
+  /** whether this database builds the same vectors as searchVector (checked on a probe) */
+  private vectorsAgree = false;
+  /** GIN indexes whose pending lists are merged before commit (tuneTransaction) */
+  private ginIndexes: string[] = [];
 
   private constructor(
     private readonly tx: Db,
@@ -105,31 +246,57 @@ export class RunWriter {
     }
     const writer = new RunWriter(tx, runId, Boolean(found));
     if (found) await writer.loadExisting();
+    writer.vectorsAgree = await agreesOnVectors(tx);
+    writer.ginIndexes = await tuneTransaction(tx);
     return writer;
   }
 
   private async loadExisting(): Promise<void> {
-    const rows = await this.tx.select({ id: tasks.id, extId: tasks.extId, contentHash: tasks.contentHash }).from(tasks).where(eq(tasks.runId, this.runId));
+    const rows = await this.tx
+      .select({ id: tasks.id, extId: tasks.extId, contentHash: tasks.contentHash, rootId: tasks.rootId, depth: tasks.depth, path: tasks.path })
+      .from(tasks)
+      .where(eq(tasks.runId, this.runId));
     for (const r of rows) {
       this.existing.set(r.extId, { id: r.id, contentHash: r.contentHash });
       this.taskIds.set(r.extId, r.id);
+      if (r.rootId !== null) this.placed.set(r.extId, { id: r.id, rootId: r.rootId, depth: r.depth, path: r.path });
     }
     const trs = await this.tx
       .select({ taskId: trials.taskId, extId: trials.extId })
       .from(trials)
       .where(eq(trials.runId, this.runId));
-    for (const t of trs) this.existingTrials.add(`${t.taskId}\u0000${t.extId}`);
+    for (const t of trs) if (t.taskId !== null) this.trialSet(t.taskId).add(t.extId);
+  }
+
+  private trialSet(taskId: number): Set<string> {
+    let set = this.existingTrials.get(taskId);
+    if (!set) {
+      set = new Set();
+      this.existingTrials.set(taskId, set);
+    }
+    return set;
+  }
+
+  /** Content hash of the task as the database has it (null when new): equal means unchanged,
+   * and a reader can skip measuring it. */
+  knownHash(extId: string): string | null {
+    return this.existing.get(extId)?.contentHash ?? null;
+  }
+
+  /** Trial ext ids the database has for the task already (a reader skips those directories). */
+  knownTrials(taskExtId: string): string[] {
+    const taskId = this.taskIds.get(taskExtId);
+    return taskId === undefined ? [] : [...(this.existingTrials.get(taskId) ?? [])];
   }
 
   /** Whether the task is new or its content changed (unchanged tasks need no further reading). */
   needsTask(extId: string, contentHash: string): boolean {
-    const prev = this.existing.get(extId);
-    return !prev || prev.contentHash !== contentHash;
+    return this.knownHash(extId) !== contentHash;
   }
 
   hasTrial(taskExtId: string, extId: string): boolean {
     const taskId = this.taskIds.get(taskExtId);
-    return taskId !== undefined && this.existingTrials.has(`${taskId}\u0000${extId}`);
+    return taskId !== undefined && (this.existingTrials.get(taskId)?.has(extId) ?? false);
   }
 
   async addTask(t: TaskInput): Promise<void> {
@@ -149,7 +316,7 @@ export class RunWriter {
   }
 
   private async maybeFlush(): Promise<void> {
-    if (this.pendingTasks.length + this.pendingTrials.length >= 200 || this.pendingBytes > 16 * 1024 * 1024) await this.flush();
+    if (this.pendingTasks.length + this.pendingTrials.length >= 1000 || this.pendingBytes > 16 * 1024 * 1024) await this.flush();
   }
 
   private async writeBlobs(items: StoredContent[]): Promise<void> {
@@ -159,12 +326,9 @@ export class RunWriter {
       this.seenBlobs.add(b.hash);
       fresh.push(b);
     }
-    for (const part of chunks(fresh, 200)) {
-      const inserted = await this.tx
-        .insert(blobs)
-        .values(part.map((b) => ({ hash: b.hash, size: b.size, encoding: b.encoding, content: b.content })))
-        .onConflictDoNothing()
-        .returning({ size: blobs.size });
+    for (const part of chunks(fresh, CHUNK_ROWS, (b) => b.content.length + 100)) {
+      const rows = part.map((b) => ({ hash: b.hash, size: b.size, encoding: b.encoding, content: b.content }));
+      const inserted = await execRows<{ size: number }>(this.tx, insertJson(blobs, BLOBS, rows, { tail: sql`ON CONFLICT DO NOTHING RETURNING size` }));
       this.counts.blobsNew += inserted.length;
       for (const r of inserted) this.counts.bytesNew += r.size;
     }
@@ -181,16 +345,50 @@ export class RunWriter {
     await this.writeTrials(trialBatch);
   }
 
+  /** The lineage columns of a new task: under its parent when the parent is placed already (the
+   * usual case: lineage.jsonl lists parents first), else left for linkLineage. */
+  private place(extId: string, parentExtId: string | null, id: number): { id: number; parentId: number | null; rootId: number | null; depth: number; path: string } {
+    const parent = parentExtId === null ? null : this.placed.get(parentExtId);
+    if (parentExtId !== null && !parent) return { id, parentId: null, rootId: null, depth: 0, path: "/" };
+    const placement: Placement = parent
+      ? { id, rootId: parent.rootId, depth: parent.depth + 1, path: `${parent.path}${id}/` }
+      : { id, rootId: id, depth: 0, path: `/${id}/` };
+    this.placed.set(extId, placement);
+    return { ...placement, parentId: parent?.id ?? null };
+  }
+
   private async writeTasks(batch: TaskInput[]): Promise<void> {
     const fresh = batch.filter((t) => !this.existing.has(t.row.extId));
     const changed = batch.filter((t) => this.existing.has(t.row.extId));
-    for (const part of chunks(fresh, 200)) {
-      const rows = await this.tx
-        .insert(tasks)
-        .values(part.map((t) => ({ ...t.row, runId: this.runId, search: sql`to_tsvector('simple', ${t.searchText})` })))
-        .returning({ id: tasks.id, extId: tasks.extId });
-      for (const r of rows) this.taskIds.set(r.extId, r.id);
-      this.counts.tasksNew += rows.length;
+    for (const part of chunks(fresh, 500)) {
+      // Ids come first, so that each row is written once, complete with its place in the lineage
+      // tree: placing tasks afterwards (an UPDATE per task) rewrote every row and every index
+      // entry, the full-text ones included. linkLineage below still fixes whatever is left.
+      const ids = await execRows<{ id: number }>(
+        this.tx,
+        sql`SELECT nextval(pg_get_serial_sequence(${getTableName(tasks)}, 'id'))::int AS id FROM generate_series(1, ${part.length}::int)`,
+      );
+      const rows = part.map((t, i) => {
+        const id = ids[i]?.id;
+        if (id === undefined) throw new Error("could not allocate task ids");
+        const place = this.place(t.row.extId, t.row.parentExtId ?? null, id);
+        // Only one of the two travels: the ready vector, or the text for to_tsvector.
+        const vector = this.vectorsAgree ? t.searchVector : null;
+        return { ...t.row, ...place, searchText: vector === null ? t.searchText : null, searchVector: vector };
+      });
+      const inserted = await execRows<{ id: number; ext_id: string }>(
+        this.tx,
+        insertJson(tasks, TASKS, rows, {
+          extra: {
+            columns: sql`run_id, search`,
+            values: sql`${this.runId}::int, COALESCE(r."searchVector"::tsvector, to_tsvector('simple', r."searchText"))`,
+            fields: sql`"searchText" text, "searchVector" text`,
+          },
+          tail: sql`RETURNING id, ext_id`,
+        }),
+      );
+      for (const r of inserted) this.taskIds.set(r.ext_id, r.id);
+      this.counts.tasksNew += inserted.length;
     }
     for (const t of changed) {
       const prev = this.existing.get(t.row.extId);
@@ -208,44 +406,59 @@ export class RunWriter {
       const taskId = this.taskIds.get(t.row.extId);
       return taskId === undefined ? [] : t.files.map((f) => ({ taskId, path: f.path, blobHash: f.stored.hash, size: f.stored.size }));
     });
-    for (const part of chunks(fileRows)) await this.tx.insert(taskFiles).values(part);
+    for (const part of chunks(fileRows)) await this.tx.execute(insertJson(taskFiles, TASK_FILES, part));
     this.counts.files += fileRows.length;
     const evalRows = batch.flatMap((t) => {
       const taskId = this.taskIds.get(t.row.extId);
       return taskId === undefined ? [] : t.evals.map((e) => ({ taskId, ...e }));
     });
-    for (const part of chunks(evalRows)) await this.tx.insert(evals).values(part).onConflictDoNothing();
+    for (const part of chunks(evalRows)) await this.tx.execute(insertJson(evals, EVALS, part, { tail: sql`ON CONFLICT DO NOTHING` }));
   }
 
   private async writeTrials(batch: TrialInput[]): Promise<void> {
     const rows = batch.flatMap((t) => {
       const taskId = this.taskIds.get(t.taskExtId);
-      if (taskId === undefined || this.existingTrials.has(`${taskId}\u0000${t.extId}`)) return [];
-      this.existingTrials.add(`${taskId}\u0000${t.extId}`);
+      if (taskId === undefined) return [];
+      const known = this.trialSet(taskId);
+      if (known.has(t.extId)) return [];
+      known.add(t.extId);
       return [{ t, taskId }];
     });
-    for (const part of chunks(rows, 200)) {
-      const inserted = await this.tx
-        .insert(trials)
-        .values(part.map(({ t, taskId }) => ({ ...t.row, runId: this.runId, taskId, extId: t.extId })))
-        .returning({ id: trials.id });
+    for (const part of chunks(rows, 1000)) {
+      const inserted = await execRows<{ id: number; task_id: number; ext_id: string }>(
+        this.tx,
+        insertJson(
+          trials,
+          TRIALS,
+          part.map(({ t, taskId }) => ({ ...t.row, taskId, extId: t.extId })),
+          { extra: { columns: sql`run_id`, values: sql`${this.runId}::int` }, tail: sql`RETURNING id, task_id, ext_id` },
+        ),
+      );
       this.counts.trialsNew += inserted.length;
+      const ids = new Map(inserted.map((r) => [`${r.task_id}\u0000${r.ext_id}`, r.id]));
       const testRows: (typeof trialTests.$inferInsert)[] = [];
       const logRows: (typeof trialLogs.$inferInsert)[] = [];
-      part.forEach(({ t }, i) => {
-        const trialId = inserted[i]?.id;
-        if (trialId === undefined) return;
+      for (const { t, taskId } of part) {
+        const trialId = ids.get(`${taskId}\u0000${t.extId}`);
+        if (trialId === undefined) continue;
         t.tests.forEach((test, seq) => testRows.push({ trialId, seq, ...test }));
         for (const l of t.logs) logRows.push({ trialId, name: l.name, blobHash: l.stored.hash, bytes: l.stored.size, lines: l.lines });
-      });
-      for (const c of chunks(testRows)) await this.tx.insert(trialTests).values(c);
-      for (const c of chunks(logRows)) await this.tx.insert(trialLogs).values(c);
+      }
+      for (const c of chunks(testRows, CHUNK_ROWS, (r) => (r.message?.length ?? 0) + r.name.length + 60)) await this.tx.execute(insertJson(trialTests, TRIAL_TESTS, c));
+      for (const c of chunks(logRows)) await this.tx.execute(insertJson(trialLogs, TRIAL_LOGS, c));
     }
   }
 
-  /** Resolves parent links and derives root, depth and materialized path, in the database. */
-  async linkLineage(): Promise<void> {
+  /** The last writes of a good import: the pending rows, lineage (below), and the GIN pending
+   * lists merged into their indexes. */
+  async finish(): Promise<void> {
     await this.flush();
+    await this.linkLineage();
+    for (const oid of this.ginIndexes) await this.tx.execute(sql`SELECT gin_clean_pending_list(${oid}::oid::regclass)`);
+  }
+
+  /** Resolves parent links and derives root, depth and materialized path, in the database. */
+  private async linkLineage(): Promise<void> {
     await this.tx.execute(sql`
       UPDATE tasks c SET parent_id = p.id
       FROM tasks p
@@ -265,7 +478,7 @@ export class RunWriter {
   }
 
   async taskCountInRun(): Promise<number> {
-    const [row] = await this.tx.select({ n: sql<number>`count(*)::int` }).from(tasks).where(and(eq(tasks.runId, this.runId)));
+    const [row] = await this.tx.select({ n: sql<number>`count(*)::int` }).from(tasks).where(eq(tasks.runId, this.runId));
     return row?.n ?? 0;
   }
 }

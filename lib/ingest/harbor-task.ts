@@ -1,10 +1,9 @@
 // A Harbor / Terminal-Bench 2 task directory (FORMATS.md §1) read into storable files and config.
-import fs from "node:fs/promises";
 import { parse as parseToml, TomlError } from "smol-toml";
 import { searchWords } from "@/lib/tasks/search";
 import { toStoredContent, type StoredContent } from "./content";
 import type { IssueList } from "./errors";
-import { walkFiles } from "./walk";
+import { readTree } from "./walk";
 
 export interface TaskFileContent {
   path: string;
@@ -52,15 +51,14 @@ export function parseTaskToml(text: string, display: string, issues: IssueList):
   }
 }
 
-export async function readHarborTask(dir: string, display: string, issues: IssueList): Promise<ParsedTaskDir> {
-  const walked = await walkFiles(dir, issues, display);
+export function readHarborTask(dir: string, display: string, issues: IssueList): ParsedTaskDir {
   const files: TaskFileContent[] = [];
   const texts = new Map<string, string>();
-  for (const f of walked) {
-    const bytes = await fs.readFile(f.abs);
-    const stored = toStoredContent(bytes);
+  for (const f of readTree(dir, issues, display)) {
+    const stored = toStoredContent(f.bytes);
     files.push({ path: f.rel, stored });
-    if (stored.encoding === "utf8") texts.set(f.rel, stored.content);
+    // The stored file keeps a byte order mark; parsers and search read the text after it.
+    if (stored.encoding === "utf8") texts.set(f.rel, stored.content.startsWith("\uFEFF") ? stored.content.slice(1) : stored.content);
   }
   if (!texts.has("instruction.md")) issues.add(display, "missing instruction.md");
   const tomlText = texts.get("task.toml");

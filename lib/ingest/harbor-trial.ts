@@ -1,12 +1,11 @@
 // A Harbor trial directory (FORMATS.md §3): result, per-test results and logs.
-import fs from "node:fs/promises";
 import path from "node:path";
 import { z } from "zod";
 import type { CheckKind } from "@/lib/domain";
-import { countLines, storedText, toStoredContent, type StoredContent } from "./content";
+import { countLinesOfBytes, toStoredContent, type StoredContent } from "./content";
 import type { IssueList } from "./errors";
-import { readJsonFile } from "./jsonl";
-import { isFile, walkFiles } from "./walk";
+import { MAX_JSON_FILE, parseJsonText } from "./jsonl";
+import { readTree, type TreeFile } from "./walk";
 
 const timestamp = z.string().max(100).nullish();
 const phase = z.looseObject({ started_at: timestamp, finished_at: timestamp }).nullish();
@@ -98,40 +97,48 @@ function parseRewardText(text: string): number | null {
   return text.trim() !== "" && Number.isFinite(n) ? n : null;
 }
 
-export async function readHarborTrial(dir: string, display: string, issues: IssueList): Promise<ParsedTrial | null> {
-  const resultPath = path.join(dir, "result.json");
-  if (!(await isFile(resultPath))) {
+/** A JSON file of the trial, from the bytes already read; null when absent or bad. */
+function jsonOf<T>(file: TreeFile | undefined, display: string, schema: z.ZodType<T>, issues: IssueList): T | null {
+  if (!file) return null;
+  if (file.bytes.length > MAX_JSON_FILE) {
+    issues.add(display, `file is ${file.bytes.length} bytes, over the ${MAX_JSON_FILE}-byte limit`);
+    return null;
+  }
+  return parseJsonText(file.bytes.toString("utf8"), display, schema, issues);
+}
+
+/** Reads the trial directory once: the JSON files are parsed from the same bytes that are stored
+ * as logs (ctrf.json is both). */
+export function readHarborTrial(dir: string, display: string, issues: IssueList): ParsedTrial | null {
+  const files = readTree(dir, issues, display);
+  const byName = new Map(files.map((f) => [f.rel, f]));
+  if (!byName.has("result.json")) {
     issues.add(`${display}/result.json`, "missing: a trial directory needs result.json");
     return null;
   }
-  const result = await readJsonFile(resultPath, `${display}/result.json`, trialResultSchema, issues);
+  const result = jsonOf(byName.get("result.json"), `${display}/result.json`, trialResultSchema, issues);
   if (!result) return null;
-  const checkFile = path.join(dir, "check.json");
-  const declared = (await isFile(checkFile)) ? await readJsonFile(checkFile, `${display}/check.json`, checkSchema, issues) : null;
+  const declared = jsonOf(byName.get("check.json"), `${display}/check.json`, checkSchema, issues);
   const agentName = result.agent_info?.name ?? null;
 
   const tests: TrialTest[] = [];
-  const ctrfPath = path.join(dir, "verifier", "ctrf.json");
-  if (await isFile(ctrfPath)) {
-    const ctrf = await readJsonFile(ctrfPath, `${display}/verifier/ctrf.json`, ctrfSchema, issues);
-    for (const t of ctrf?.results.tests ?? []) {
-      tests.push({ name: t.name, status: t.status, durationMs: t.duration ?? null, message: t.message ?? null });
-    }
+  const ctrf = jsonOf(byName.get("verifier/ctrf.json"), `${display}/verifier/ctrf.json`, ctrfSchema, issues);
+  for (const t of ctrf?.results.tests ?? []) {
+    tests.push({ name: t.name, status: t.status, durationMs: t.duration ?? null, message: t.message ?? null });
   }
 
   const logs: TrialLog[] = [];
-  for (const f of await walkFiles(dir, issues, display)) {
+  for (const f of files) {
     if (NOT_LOGS.has(f.rel)) continue;
-    const stored = toStoredContent(await fs.readFile(f.abs));
-    logs.push({ name: f.rel, stored, lines: countLines(storedText(stored)) });
+    logs.push({ name: f.rel, stored: toStoredContent(f.bytes), lines: countLinesOfBytes(f.bytes) });
   }
 
   const rewards: Record<string, number> = {};
   for (const [k, v] of Object.entries(result.verifier_result?.rewards ?? {})) if (typeof v === "number") rewards[k] = v;
   let reward = rewards.reward ?? null;
   if (reward === null && result.verifier_result == null) {
-    const rewardLog = logs.find((l) => l.name === "verifier/reward.txt");
-    if (rewardLog) reward = parseRewardText(storedText(rewardLog.stored));
+    const rewardFile = byName.get("verifier/reward.txt");
+    if (rewardFile) reward = parseRewardText(rewardFile.bytes.toString("utf8"));
   }
 
   const phases: ParsedTrial["phases"] = {};

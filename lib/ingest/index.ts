@@ -15,6 +15,8 @@ export interface IngestOptions {
   runName?: string;
   format?: IngestFormat;
   onProgress?: (p: ReadProgress) => void;
+  /** reader threads (default: one per core); 0 reads in the calling thread */
+  threads?: number;
   actor?: { id: string | null; label: string };
 }
 
@@ -46,7 +48,7 @@ export async function ingestPath(db: Db, inputPath: string, opts: IngestOptions 
   try {
     const result = await db.transaction(async (tx) => {
       const writer = await RunWriter.open(tx, { name: header.name, format, sourcePath: dir, meta: header.meta, createdAt: header.createdAt });
-      await writeNativeRun(dir, header, writer, issues, opts.onProgress);
+      await writeNativeRun(dir, header, writer, issues, { onProgress: opts.onProgress, threads: opts.threads });
       issues.throwIfAny();
       const c = writer.counts;
       const unchanged = writer.runExisted && c.tasksNew === 0 && c.tasksChanged === 0 && c.trialsNew === 0;

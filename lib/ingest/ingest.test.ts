@@ -138,6 +138,28 @@ describe.each(BACKENDS)("native ingest on %s", (backend) => {
     expect(s.tasksNew).toBe(5);
   });
 
+  test("reads in the calling thread too (threads: 0), with the same result", async () => {
+    const s = await ingestPath(database.db, fixture("inline"), { threads: 0 });
+    expect(s).toMatchObject({ tasksNew: 5, trialsNew: 10, files: 30 });
+    const [b1] = await database.db.select().from(tasks).where(eq(tasks.extId, "b1"));
+    expect(b1).toMatchObject({ solutionLines: 4, commands: 5, distinctTools: 3, depth: 2 });
+  });
+
+  test("symbolic links are refused by name, never followed", async () => {
+    const dir = fixture("links");
+    fs.symlinkSync("/etc/passwd", path.join(dir, "tasks", "a1", "solution", "passwd"));
+    fs.symlinkSync("/etc", path.join(dir, "trials", "b1", "b1__oracle1", "verifier", "etc"));
+    const err = (await ingestPath(database.db, dir).catch((e: unknown) => e)) as IngestError;
+    expect(err).toBeInstanceOf(IngestError);
+    expect(err.issues).toEqual(
+      expect.arrayContaining([
+        { file: "tasks/a1/solution/passwd", message: "symbolic links are not imported" },
+        { file: "trials/b1/b1__oracle1/verifier/etc", message: "symbolic links are not imported" },
+      ]),
+    );
+    expect(await count(tasks)).toBe(0);
+  });
+
   test("the task table filters, sorts, searches and pages", async () => {
     await ingestPath(database.db, fixture("table"));
     const all = await listTasks(database.db, { run: "table", limit: 2, sort: "-round" });

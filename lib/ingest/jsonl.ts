@@ -2,13 +2,19 @@
 import fs from "node:fs";
 import readline from "node:readline";
 import type { z } from "zod";
+import { storableString } from "./content";
 import type { IssueList } from "./errors";
 
 export const MAX_JSONL_LINE = 16 * 1024 * 1024;
+export const MAX_JSON_FILE = 16 * 1024 * 1024;
 
-/** JSON.parse that drops keys which could reach an object merge as prototype mutation. */
+/** JSON.parse that drops keys which could reach an object merge as prototype mutation, and makes
+ * every string storable (no NUL, no lone surrogate: see storableString). */
 export function safeJsonParse(text: string): unknown {
-  return JSON.parse(text, (key, value: unknown) => (key === "__proto__" || key === "constructor" || key === "prototype" ? undefined : value));
+  return JSON.parse(text, (key, value: unknown) => {
+    if (key === "__proto__" || key === "constructor" || key === "prototype") return undefined;
+    return typeof value === "string" ? storableString(value) : value;
+  });
 }
 
 export function zodMessage(error: z.ZodError): string {
@@ -46,7 +52,7 @@ export async function* readJsonl<T>(file: string, display: string, schema: z.Zod
 }
 
 /** Reads and validates one JSON file; returns null (with an issue) when it is bad. */
-export async function readJsonFile<T>(file: string, display: string, schema: z.ZodType<T>, issues: IssueList, maxBytes = 16 * 1024 * 1024): Promise<T | null> {
+export async function readJsonFile<T>(file: string, display: string, schema: z.ZodType<T>, issues: IssueList, maxBytes = MAX_JSON_FILE): Promise<T | null> {
   let text: string;
   try {
     const stat = await fs.promises.stat(file);
@@ -59,6 +65,12 @@ export async function readJsonFile<T>(file: string, display: string, schema: z.Z
     issues.add(display, `cannot read: ${(err as NodeJS.ErrnoException).code ?? (err as Error).message}`);
     return null;
   }
+  return parseJsonText(text, display, schema, issues);
+}
+
+/** Parses and validates JSON already read; returns null (with an issue, and the line of a syntax
+ * error) when it is bad. */
+export function parseJsonText<T>(text: string, display: string, schema: z.ZodType<T>, issues: IssueList): T | null {
   let raw: unknown;
   try {
     raw = safeJsonParse(text);

@@ -1,5 +1,5 @@
 import type { Node, Tree } from "web-tree-sitter";
-import { absolutePaths } from "./python-paths";
+import { absolutePathOf } from "./python-paths";
 import { normalizeSource } from "./source";
 import { withTree } from "./tree-sitter";
 
@@ -12,55 +12,69 @@ export interface PytestMetrics {
   paths: string[];
 }
 
-interface TestFunction {
+/** An open function or class definition while the flat node list is read in document order. */
+interface Scope {
+  id: number;
+  end: number;
+  /** a test function, a collected Test* class, or anything else (helpers, nested defs) */
+  kind: "test" | "class" | "other";
+  /** pytest id of a test or a collected class: `TestThing::test_b` */
   name: string;
-  definition: Node;
+  asserts: number;
 }
 
-/** `@decorator def f` and `async def f` are both function_definition nodes underneath. */
-function definitionOf(statement: Node): Node {
-  return statement.type === "decorated_definition" ? (statement.childForFieldName("definition") ?? statement) : statement;
+// Every node kind the reading needs, fetched in one traversal (each descendantsOfType call walks
+// the whole tree in WASM; walking namedChildren from JS costs more than the parse itself).
+const READ_TYPES = ["function_definition", "class_definition", "assert_statement", "string", "concatenated_string"];
+
+/** Whether pytest would look at this definition: a statement of the module, or of the body of a
+ * collected Test* class (`innermost`); not one nested in an `if`, a function or an error node. */
+function collectable(definition: Node, innermost: Scope | undefined): boolean {
+  let parent = definition.parent;
+  if (parent?.type === "decorated_definition") parent = parent.parent;
+  if (!parent) return false;
+  if (innermost === undefined) return parent.type === "module";
+  return innermost.kind === "class" && parent.type === "block" && parent.parent?.id === innermost.id;
 }
 
-const nameOf = (definition: Node): string => definition.childForFieldName("name")?.text ?? "";
-
-/** What pytest collects by default: `test*` functions at module level and `test*` methods of
- * `Test*` classes (nested `Test*` classes too); functions defined inside functions are not tests. */
-function collectTests(block: Node, classPath: string[], into: TestFunction[]): void {
-  for (const statement of block.namedChildren) {
-    const definition = definitionOf(statement);
-    const name = nameOf(definition);
-    if (definition.type === "function_definition" && name.startsWith("test")) {
-      into.push({ name: [...classPath, name].join("::"), definition });
-    } else if (definition.type === "class_definition" && name.startsWith("Test")) {
-      const body = definition.childForFieldName("body");
-      if (body) collectTests(body, [...classPath, name], into);
-    }
-  }
-}
-
-/** assert statements of a test body, not of functions or classes defined inside it. */
-function countAsserts(definition: Node): number {
-  const body = definition.childForFieldName("body");
-  const stack = body ? [body] : [];
-  let count = 0;
-  for (let node = stack.pop(); node; node = stack.pop()) {
-    if (node.type === "assert_statement") count += 1;
-    for (const child of node.namedChildren) {
-      if (child.type !== "function_definition" && child.type !== "class_definition") stack.push(child);
-    }
-  }
-  return count;
-}
-
+/**
+ * What pytest collects by default: `test*` functions at module level and `test*` methods of
+ * `Test*` classes (nested `Test*` classes too); functions defined inside functions are not tests.
+ * Asserts count for a test when no other function or class definition lies between them.
+ */
 function readPythonTree(tree: Tree): PytestMetrics {
-  const tests: TestFunction[] = [];
-  collectTests(tree.rootNode, [], tests);
+  const tests: Scope[] = [];
+  const scopes: Scope[] = [];
+  const paths = new Set<string>();
+  for (const node of tree.rootNode.descendantsOfType(READ_TYPES)) {
+    while (scopes.length > 0 && (scopes[scopes.length - 1]?.end ?? 0) <= node.startIndex) scopes.pop();
+    const innermost = scopes[scopes.length - 1];
+    const type = node.type;
+    if (type === "function_definition" || type === "class_definition") {
+      const name = node.childForFieldName("name")?.text ?? "";
+      const scope: Scope = { id: node.id, end: node.endIndex, kind: "other", name, asserts: 0 };
+      const prefix = type === "function_definition" ? "test" : "Test";
+      if (name.startsWith(prefix) && collectable(node, innermost)) {
+        scope.kind = type === "function_definition" ? "test" : "class";
+        scope.name = innermost ? `${innermost.name}::${name}` : name;
+        if (scope.kind === "test") tests.push(scope);
+      }
+      scopes.push(scope);
+    } else if (type === "assert_statement") {
+      if (innermost?.kind === "test") innermost.asserts += 1;
+    } else {
+      // Most strings hold no slash and cannot name a path: skip reading their parts.
+      if (!node.text.includes("/")) continue;
+      if (type === "string" && node.parent?.type === "concatenated_string") continue;
+      const path = absolutePathOf(node);
+      if (path !== null) paths.add(path);
+    }
+  }
   return {
     tests: tests.length,
-    asserts: tests.reduce((sum, test) => sum + countAsserts(test.definition), 0),
+    asserts: tests.reduce((sum, test) => sum + test.asserts, 0),
     testNames: tests.map((test) => test.name),
-    paths: absolutePaths(tree.rootNode),
+    paths: [...paths],
   };
 }
 

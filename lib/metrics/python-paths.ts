@@ -44,16 +44,10 @@ export function absolutePathIn(literal: string): string | null {
 }
 
 /**
- * String literals that look like absolute file paths, in order of first appearance, deduplicated.
- * f-strings contribute their literal text before the first `{…}` (`f"/app/{name}.csv"` gives
- * `/app/`); later literal parts are relative to a value we cannot know.
+ * The absolute file path a `string` or `concatenated_string` node spells, or null. f-strings
+ * contribute their literal text before the first `{…}` (`f"/app/{name}.csv"` gives `/app/`);
+ * later literal parts are relative to a value we cannot know.
  */
-export function absolutePaths(root: Node): string[] {
-  const found = new Set<string>();
-  for (const node of root.descendantsOfType(["string", "concatenated_string"])) {
-    if (node.type === "string" && node.parent?.type === "concatenated_string") continue;
-    const path = absolutePathIn(literalValue(node));
-    if (path !== null) found.add(path);
-  }
-  return [...found];
+export function absolutePathOf(node: Node): string | null {
+  return absolutePathIn(literalValue(node));
 }

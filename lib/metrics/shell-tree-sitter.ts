@@ -62,28 +62,45 @@ function heredocStart(redirect: Node): HeredocStart | null {
   };
 }
 
+// Every node kind the reading needs, fetched in one traversal: each descendantsOfType call walks
+// the whole tree in WASM, and five separate walks cost more than the parse itself.
+const READ_TYPES = ["function_definition", "heredoc_redirect", "command", "comment", "word"];
+
 /** Everything measureShell needs from the tree, copied out so the tree can be deleted. */
 export function readBashTree(tree: Tree): BashTreeReading {
   const root = tree.rootNode;
   const functions: string[] = [];
-  for (const definition of root.descendantsOfType("function_definition")) {
-    const name = definition.childForFieldName("name")?.text;
-    if (name) functions.push(name);
-  }
   const heredocs: HeredocStart[] = [];
-  for (const redirect of root.descendantsOfType("heredoc_redirect")) {
-    const start = heredocStart(redirect);
-    if (start) heredocs.push(start);
+  const commands: ShellWord[][] = [];
+  const commentRows: number[] = [];
+  let gluedLines = false;
+  for (const node of root.descendantsOfType(READ_TYPES)) {
+    switch (node.type) {
+      case "word":
+        if (!gluedLines && NEWLINE_IN_WORD.test(node.text)) gluedLines = true;
+        break;
+      case "command":
+        commands.push(commandWords(node));
+        break;
+      case "comment":
+        commentRows.push(node.startPosition.row);
+        break;
+      case "function_definition": {
+        const name = node.childForFieldName("name")?.text;
+        if (name) functions.push(name);
+        break;
+      }
+      case "heredoc_redirect": {
+        const start = heredocStart(node);
+        if (start) heredocs.push(start);
+        break;
+      }
+    }
   }
   return {
-    facts: {
-      commands: root.descendantsOfType("command").map(commandWords),
-      functions,
-      extraTools: [],
-      commentRows: root.descendantsOfType("comment").map((comment) => comment.startPosition.row),
-    },
+    facts: { commands, functions, extraTools: [], commentRows },
     hasError: root.hasError,
-    gluedLines: root.descendantsOfType("word").some((word) => NEWLINE_IN_WORD.test(word.text)),
+    gluedLines,
     heredocs,
   };
 }

@@ -1,6 +1,17 @@
+import { memoizeByText } from "./memo";
 import { measurePytest } from "./pytest";
 import { measureShell } from "./shell";
 import { countInstructionWords } from "./words";
+
+// Only the counts are kept: callers of measureTask never see the shared objects.
+const shellCounts = memoizeByText(async (text) => {
+  const m = await measureShell(text);
+  return { lines: m.lines, commands: m.commands, distinctTools: m.distinctTools };
+});
+const pytestCounts = memoizeByText(async (text) => {
+  const m = await measurePytest(text);
+  return { tests: m.tests, asserts: m.asserts };
+});
 
 export interface TaskMetrics {
   solutionLines: number | null;
@@ -26,11 +37,11 @@ export async function measureTask(files: Map<string, string>): Promise<TaskMetri
     .filter(([path]) => path.startsWith("tests/") && path.endsWith(".py"))
     .map(([, text]) => text);
 
-  const shell = solution === undefined ? null : await measureShell(solution);
+  const shell = solution === undefined ? null : await shellCounts(solution);
   let verifierTests: number | null = null;
   let verifierAsserts: number | null = null;
   for (const source of testSources) {
-    const pytest = await measurePytest(source);
+    const pytest = await pytestCounts(source);
     verifierTests = (verifierTests ?? 0) + pytest.tests;
     verifierAsserts = (verifierAsserts ?? 0) + pytest.asserts;
   }

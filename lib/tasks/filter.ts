@@ -2,6 +2,10 @@
 import { z } from "zod";
 import { REVIEW_STATES, TASK_STATUSES } from "@/lib/domain";
 
+// zod compiles object parsers with `new Function` when it may; probing for that is a CSP
+// violation in the browser (our CSP forbids eval). The interpreted parser is fast enough here.
+z.config({ jitless: true });
+
 export const SORT_COLUMNS = [
   "id",
   "round",

@@ -1,7 +1,6 @@
 // The native RST run layout (FORMATS.md §4) → one transaction.
 import fs from "node:fs/promises";
 import path from "node:path";
-import type { Db } from "@/db/client";
 import { RunWriter } from "@/db/queries/ingest";
 import type { IssueList } from "../errors";
 import { readJsonFile } from "../jsonl";
@@ -35,9 +34,9 @@ export async function writeNativeRun(
   header: NativeRunHeader,
   writer: RunWriter,
   issues: IssueList,
-  onProgress?: (p: ReadProgress) => void,
+  opts: { onProgress?: (p: ReadProgress) => void; threads?: number } = {},
 ): Promise<void> {
-  const { records } = await streamRun(dir, writer, issues, { solverModel: header.solverModel, total: header.total, onProgress });
+  const { records } = await streamRun(dir, writer, issues, { solverModel: header.solverModel, total: header.total, ...opts });
   for (const [taskId, r] of records) {
     if (r.parent === null) continue;
     const parent = records.get(r.parent);
@@ -50,7 +49,7 @@ export async function writeNativeRun(
       if (!records.has(name)) issues.add(`trials/${name}`, "matches no task in lineage.jsonl");
     }
   }
-  if (issues.size === 0) await writer.linkLineage();
+  if (issues.size === 0) await writer.finish();
 }
 
 export async function isNativeRun(dir: string): Promise<boolean> {

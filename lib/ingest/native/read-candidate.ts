@@ -1,0 +1,130 @@
+// One candidate of a native run (its task directory and trial directories) read into the rows the
+// database gets. Runs in a reader thread (read-worker.ts) or inline; it touches no database and
+// no shared state, so candidates can be read in any number of threads at once.
+import fs from "node:fs";
+import path from "node:path";
+import type { TaskInput, TrialInput } from "@/db/queries/ingest";
+import { measureTask, passAtK } from "@/lib/metrics";
+import { sha256 } from "../content";
+import { IssueList, type IngestIssue } from "../errors";
+import { readHarborTask, searchableText } from "../harbor-task";
+import { readHarborTrial } from "../harbor-trial";
+import { searchVector } from "../search-vector";
+import { isDirectorySync } from "../walk";
+import type { EvalRecord, LineageRecord } from "./schemas";
+
+export interface CandidateJob {
+  dir: string;
+  rec: LineageRecord;
+  /** line of lineage.jsonl, for issues */
+  line: number;
+  evals: EvalRecord[];
+  solverModel: string | null;
+  /** content hash of the task already in the database (re-import), or null */
+  knownHash: string | null;
+  /** trial directory names already in the database for this task */
+  knownTrials: string[];
+}
+
+export interface CandidateResult {
+  /** null when the task is unchanged or could not be read */
+  task: TaskInput | null;
+  /** already in the database with the same content */
+  unchanged: boolean;
+  trials: TrialInput[];
+  /** this candidate's problems, to be merged into the run's list */
+  issues: IngestIssue[];
+}
+
+export function contentHashOf(files: { path: string; stored: { hash: string } }[]): string {
+  const lines = files.map((f) => `${f.path}\u0000${f.stored.hash}`).sort();
+  return sha256(lines.join("\n"));
+}
+
+export async function readCandidate(job: CandidateJob): Promise<CandidateResult> {
+  const { rec, line } = job;
+  const issues = new IssueList();
+  const taskDir = path.join(job.dir, "tasks", rec.task_id);
+  const display = `tasks/${rec.task_id}`;
+  if (!isDirectorySync(taskDir)) {
+    issues.add("lineage.jsonl", `task ${rec.task_id}: directory ${display}/ is missing`, line);
+    return { task: null, unchanged: false, trials: [], issues: issues.items };
+  }
+  const parsed = readHarborTask(taskDir, display, issues);
+  const contentHash = contentHashOf(parsed.files);
+  let task: TaskInput | null = null;
+  if (job.knownHash !== contentHash) {
+    const metrics = await measureTask(parsed.texts);
+    const searchText = searchableText(parsed.texts);
+    const headline = job.evals.find((e) => e.model === job.solverModel) ?? job.evals[0];
+    task = {
+      row: {
+        extId: rec.task_id,
+        parentExtId: rec.parent_id,
+        round: rec.round,
+        operator: rec.operator ?? null,
+        status: rec.status,
+        rejectionReason: rec.rejection_reason ?? null,
+        repairAttempts: rec.repair_attempts ?? 0,
+        createdAt: rec.created_at ?? null,
+        name: parsed.name,
+        category: parsed.category,
+        declaredDifficulty: parsed.difficulty,
+        contentHash,
+        metadata: parsed.config,
+        ...metrics,
+        evalModel: headline?.model ?? null,
+        evalK: headline?.k ?? null,
+        evalN: headline?.n ?? null,
+        evalSuccesses: headline?.successes ?? null,
+        passAtK: headline ? passAtK(headline.n, headline.successes, headline.k) : null,
+        passAt1: headline ? passAtK(headline.n, headline.successes, 1) : null,
+        meanReward: headline?.mean_reward ?? null,
+      },
+      searchText,
+      searchVector: searchVector(searchText),
+      files: parsed.files,
+      evals: job.evals.map((e) => ({ model: e.model, k: e.k, n: e.n, successes: e.successes, meanReward: e.mean_reward ?? null })),
+    };
+  }
+  const trials = readTrials(job, contentHash, issues);
+  return { task, unchanged: task === null, trials, issues: issues.items };
+}
+
+function readTrials(job: CandidateJob, contentHash: string, issues: IssueList): TrialInput[] {
+  const taskId = job.rec.task_id;
+  const trialsDir = path.join(job.dir, "trials", taskId);
+  if (!isDirectorySync(trialsDir)) return [];
+  const known = new Set(job.knownTrials);
+  const out: TrialInput[] = [];
+  const names = fs
+    .readdirSync(trialsDir, { withFileTypes: true })
+    .filter((d) => d.isDirectory() && !known.has(d.name))
+    .map((d) => d.name)
+    .sort();
+  for (const name of names) {
+    const t = readHarborTrial(path.join(trialsDir, name), `trials/${taskId}/${name}`, issues);
+    if (!t) continue;
+    out.push({
+      taskExtId: taskId,
+      extId: name,
+      row: {
+        check: t.check,
+        agentName: t.agentName,
+        modelName: t.modelName,
+        reward: t.reward,
+        rewards: t.rewards,
+        exceptionType: t.exceptionType,
+        exceptionMessage: t.exceptionMessage,
+        taskChecksum: t.taskChecksum,
+        contentHash,
+        startedAt: t.startedAt,
+        finishedAt: t.finishedAt,
+        phases: t.phases,
+      },
+      tests: t.tests,
+      logs: t.logs,
+    });
+  }
+  return out;
+}

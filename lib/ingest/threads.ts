@@ -1,0 +1,99 @@
+// A pool of worker threads that run one TypeScript module each. Reading, hashing and measuring a
+// candidate is CPU work in the importing process; on two cores it overlaps with the database
+// writes only in other threads. Used by the CLI and tests only: Next.js pages never import ingest.
+import { createRequire } from "node:module";
+import path from "node:path";
+import { pathToFileURL } from "node:url";
+import { Worker } from "node:worker_threads";
+
+/**
+ * Node 20 does not hand module.register hooks to worker threads, so each thread registers tsx
+ * itself before importing its TypeScript entry (as bin/rst-curator.js does for the CLI; under
+ * vitest the same works). Plain CommonJS, evaluated: no file of its own to resolve or bundle.
+ */
+const BOOT = `
+const { workerData } = require("node:worker_threads");
+import(workerData.tsx)
+  .then(({ register }) => { register(); return import(workerData.entry); })
+  .catch((err) => { setImmediate(() => { throw err; }); });
+`;
+
+let tsxApi: string | undefined;
+
+/** tsx's ESM register API as a file URL (its CommonJS build cannot register the ESM loader). */
+function tsxApiUrl(): string {
+  if (tsxApi) return tsxApi;
+  const require = createRequire(import.meta.url);
+  const pkgPath = require.resolve("tsx/package.json");
+  const pkg = require(pkgPath) as { exports: Record<string, { import?: { default?: string } }> };
+  const rel = pkg.exports["./esm/api"]?.import?.default;
+  if (!rel) throw new Error("tsx does not export ./esm/api");
+  tsxApi = pathToFileURL(path.join(path.dirname(pkgPath), rel)).href;
+  return tsxApi;
+}
+
+/** What a pool entry module posts back for each job. */
+export type ThreadReply<R> = { id: number; result: R } | { id: number; error: string };
+
+interface Pending<R> {
+  resolve(value: R): void;
+  reject(err: Error): void;
+}
+
+interface Thread<R> {
+  worker: Worker;
+  pending: Map<number, Pending<R>>;
+}
+
+/** Jobs go to the thread with the fewest pending; each job's promise settles with its reply. */
+export class ThreadPool<J, R> {
+  private readonly threads: Thread<R>[] = [];
+  private nextId = 0;
+  private failure: Error | null = null;
+  private closed = false;
+
+  constructor(entry: URL, size: number) {
+    for (let i = 0; i < size; i++) {
+      const worker = new Worker(BOOT, { eval: true, workerData: { tsx: tsxApiUrl(), entry: entry.href } });
+      const thread: Thread<R> = { worker, pending: new Map() };
+      worker.on("message", (reply: ThreadReply<R>) => {
+        const p = thread.pending.get(reply.id);
+        if (!p) return;
+        thread.pending.delete(reply.id);
+        if ("error" in reply) p.reject(new Error(reply.error));
+        else p.resolve(reply.result);
+      });
+      worker.on("error", (err) => this.fail(thread, err));
+      worker.on("exit", (code) => {
+        if (!this.closed) this.fail(thread, new Error(`a reader thread stopped (exit code ${code})`));
+      });
+      this.threads.push(thread);
+    }
+  }
+
+  private fail(thread: Thread<R>, err: Error): void {
+    this.failure ??= err;
+    for (const p of thread.pending.values()) p.reject(err);
+    thread.pending.clear();
+  }
+
+  run(job: J): Promise<R> {
+    if (this.failure) return Promise.reject(this.failure);
+    if (this.closed) return Promise.reject(new Error("the thread pool is closed"));
+    let thread = this.threads[0];
+    for (const t of this.threads) if (thread === undefined || t.pending.size < thread.pending.size) thread = t;
+    if (!thread) return Promise.reject(new Error("the thread pool is empty"));
+    const id = this.nextId++;
+    const target = thread;
+    return new Promise<R>((resolve, reject) => {
+      target.pending.set(id, { resolve, reject });
+      target.worker.postMessage({ id, job });
+    });
+  }
+
+  async close(): Promise<void> {
+    this.closed = true;
+    await Promise.all(this.threads.map((t) => t.worker.terminate()));
+    for (const t of this.threads) this.fail(t, new Error("the thread pool is closed"));
+  }
+}
