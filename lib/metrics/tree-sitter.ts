@@ -7,10 +7,15 @@ export type Grammar = "bash" | "python";
 const requireFromHere = createRequire(import.meta.url);
 
 // The grammar packages ship their wasm in the package root; resolving through package.json
-// works under vitest, tsx and Next's server alike (no bundler-relative URLs).
+// works under vitest, tsx and Next's server alike (no bundler-relative URLs). The specifiers are
+// literal so that Next's bundler can see them (it rejects a computed require).
+const PACKAGE_JSON: Record<Grammar, () => string> = {
+  bash: () => requireFromHere.resolve("tree-sitter-bash/package.json"),
+  python: () => requireFromHere.resolve("tree-sitter-python/package.json"),
+};
+
 function wasmPath(grammar: Grammar): string {
-  const pkg = `tree-sitter-${grammar}`;
-  return path.join(path.dirname(requireFromHere.resolve(`${pkg}/package.json`)), `${pkg}.wasm`);
+  return path.join(path.dirname(PACKAGE_JSON[grammar]()), `tree-sitter-${grammar}.wasm`);
 }
 
 let runtime: Promise<void> | undefined;

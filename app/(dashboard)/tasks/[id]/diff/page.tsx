@@ -15,7 +15,7 @@ import { requireActor } from "@/lib/auth/page";
 import { loadTaskTexts, resolveDiffPair } from "@/lib/data/diff";
 import { getLineage, getTask } from "@/lib/data/read";
 import { buildDiffPayload } from "./payload";
-import { summarizeStep } from "./summarize";
+import { stepSummary } from "@/lib/diff/summary";
 
 type Props = {
   params: Promise<{ id: string }>;
@@ -72,7 +72,7 @@ export default async function DiffPage({ params, searchParams }: Props) {
   const [a, b] = await Promise.all([loadTaskTexts(actor, from.id), loadTaskTexts(actor, to.id)]);
   const binary = new Set([...a.binary, ...b.binary]);
   const files = await buildDiffPayload(a.files, b.files, binary);
-  const summary = summarizeStep(a.files, b.files);
+  const summary = await stepSummary(a.files, b.files);
   const selectedFile = typeof file === "string" && files.some((f) => f.path === file) ? file : null;
   const shown = selectedFile ? files.filter((f) => f.path === selectedFile) : files;
   const hops = Math.abs(to.depth - from.depth);

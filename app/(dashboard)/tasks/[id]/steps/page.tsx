@@ -11,7 +11,7 @@ import { requireActor } from "@/lib/auth/page";
 import { loadTaskTexts } from "@/lib/data/diff";
 import { getLineage } from "@/lib/data/read";
 import { formatInt } from "@/lib/format/number";
-import { summarizeSequence } from "../diff/summarize";
+import { sequenceSummary } from "@/lib/diff/summary";
 
 export const metadata: Metadata = { title: "Steps from the seed" };
 
@@ -27,7 +27,7 @@ export default async function StepsPage({ params }: Props) {
   if (!lineage) notFound();
   const chainNodes = [...lineage.ancestors, lineage.task];
   const texts = await Promise.all(chainNodes.map((n) => loadTaskTexts(actor, n.id)));
-  const { steps, total } = summarizeSequence(chainNodes.map((n, i) => ({ id: String(n.id), files: texts[i]?.files ?? {} })));
+  const { steps, total } = await sequenceSummary(chainNodes.map((n, i) => ({ id: String(n.id), files: texts[i]?.files ?? {} })));
   const byId = new Map(chainNodes.map((n) => [String(n.id), n]));
   const task = lineage.task;
   return (
