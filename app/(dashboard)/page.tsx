@@ -6,6 +6,7 @@ import { EmptyState } from "@/components/ui/empty-state";
 import { PageHeader } from "@/components/ui/page-header";
 import { requireActor } from "@/lib/auth/page";
 import { getRunOverview, listRuns } from "@/lib/data/read";
+import { getRoundDetail } from "@/lib/data/rounds";
 import type { RunOverviewJson } from "@/lib/api/types";
 
 /** With no run selected, the most recent runs get a full card each; older ones only a table row. */
@@ -29,6 +30,8 @@ export default async function OverviewPage({ searchParams }: Props) {
   }
   const names = selected ? [selected] : runs.slice(0, MAX_CARDS).map((r) => r.name);
   const overviews = (await Promise.all(names.map((n) => getRunOverview(actor, n)))).filter((o): o is RunOverviewJson => o !== null);
+  // Cached per run and data version (lib/data/rounds.ts): the small multiples cost one cheap query.
+  const curves = new Map(await Promise.all(overviews.map(async (o) => [o.run.name, await getRoundDetail(actor, o.run.name)] as const)));
 
   return (
     <>
@@ -44,7 +47,7 @@ export default async function OverviewPage({ searchParams }: Props) {
           </EmptyState>
         )}
         {overviews.map((o) => (
-          <RunOverview key={o.run.id} overview={o} />
+          <RunOverview key={o.run.id} overview={o} curves={curves.get(o.run.name)} />
         ))}
       </div>
     </>

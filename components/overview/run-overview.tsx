@@ -1,13 +1,14 @@
 import Link from "next/link";
-import type { RunOverviewJson } from "@/lib/api/types";
+import type { RunOverviewJson, RunRoundDetailJson } from "@/lib/api/types";
 import { formatDateTime } from "@/lib/format/date";
 import { formatInt } from "@/lib/format/number";
 import { BreakdownList } from "./breakdown-list";
 import { HeadlineMetrics } from "./headline-metrics";
 import { LastImport } from "./last-import";
 import { RoundTable } from "./round-table";
+import { RunCurves } from "./run-curves";
 
-export type RunOverviewProps = { overview: RunOverviewJson };
+export type RunOverviewProps = { overview: RunOverviewJson; curves?: RunRoundDetailJson | null };
 
 function Stat({ label, value }: { label: string; value: number }) {
   return (
@@ -18,7 +19,7 @@ function Stat({ label, value }: { label: string; value: number }) {
   );
 }
 
-export function RunOverview({ overview }: RunOverviewProps) {
+export function RunOverview({ overview, curves }: RunOverviewProps) {
   const { run, rounds, solver } = overview;
   const tasks = (extra: Record<string, string>) => `/tasks?${new URLSearchParams({ run: run.name, ...extra }).toString()}`;
   return (
@@ -43,6 +44,7 @@ export function RunOverview({ overview }: RunOverviewProps) {
       </header>
       <div className="flex flex-col gap-4 p-4">
         {rounds.length > 0 && <HeadlineMetrics rounds={rounds} solverK={solver.k} />}
+        {curves && curves.rounds.length > 0 && <RunCurves detail={curves} />}
         <div className="grid gap-6 xl:grid-cols-[minmax(0,1fr)_300px]">
           {rounds.length > 0 ? (
             <RoundTable run={run.name} rounds={rounds} solverK={solver.k} />

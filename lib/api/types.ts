@@ -168,3 +168,59 @@ export interface FacetsJson {
 export interface ApiErrorJson {
   error: { code: string; message: string; details?: unknown };
 }
+
+/** Measured metrics charted per round (lib/rounds/metrics.ts names and labels them). */
+export type RoundMetric = "solution_lines" | "commands" | "distinct_tools" | "instruction_words" | "verifier_tests";
+
+/** percentile_cont over the accepted tasks of a round that have the metric; n counts them. */
+export interface PercentilesJson {
+  n: number;
+  p10: number | null;
+  p25: number | null;
+  p50: number | null;
+  p75: number | null;
+  p90: number | null;
+}
+
+/** One round of the Rounds page: the RoundStatJson fields plus rates, mixes and distributions. */
+export interface RoundDetailJson extends RoundStatJson {
+  /** accepted / candidates. */
+  yield: number | null;
+  /** Candidates with at least one oracle trial (check = "oracle"). */
+  validated: number;
+  /** Candidates whose every oracle trial has reward ≥ 1 (and at least one exists). */
+  validation_passed: number;
+  /** validation_passed / validated: the share of sandbox-validated candidates whose oracle passed. */
+  validation_rate: number | null;
+  /** Accepted tasks with a solver evaluation: the n behind pass_at_k and mean_reward. */
+  solver_n: number;
+  rejection_reasons: { reason: string; count: number }[];
+  /** Candidates and accepted tasks per rewrite operator (null: seeds). */
+  operators: { operator: string | null; candidates: number; accepted: number }[];
+  metrics: Record<RoundMetric, PercentilesJson>;
+}
+
+/** A slice of a run: every field narrows the tasks counted. */
+export interface RoundSliceJson {
+  category?: string;
+  operator?: string;
+  /** Database id of the seed whose family (lineage tree) is counted. */
+  root?: number;
+  review?: ReviewState;
+}
+
+export interface RunRoundDetailJson {
+  run: string;
+  solver: { model: string | null; k: number | null };
+  slice: RoundSliceJson;
+  /** Changes whenever an import or a review changes the run's numbers (the cache key). */
+  data_version: string;
+  rounds: RoundDetailJson[];
+}
+
+/** A seed and the size of its family, for the seed-family slice. */
+export interface SeedFamilyJson {
+  id: number;
+  task_id: string;
+  tasks: number;
+}

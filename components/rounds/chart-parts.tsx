@@ -1,0 +1,65 @@
+"use client";
+
+import type { ReactNode } from "react";
+import type { Marker } from "@/lib/rounds/palette";
+
+export const CHART_HEIGHT = 260;
+export const AXIS_TICK = { fontSize: 11 } as const;
+export const MARGIN = { top: 8, right: 16, bottom: 4, left: 4 } as const;
+
+export type TipRow = { label: string; value: string; color?: string; muted?: boolean };
+
+/** Hover box: exact numbers with n, in the page's colours. */
+export function TipBox({ title, rows, hint }: { title: string; rows: TipRow[]; hint?: string }) {
+  return (
+    <div className="min-w-44 rounded-md border border-line-strong bg-surface px-2.5 py-2 text-2xs text-fg shadow-lg">
+      <p className="mb-1 font-semibold">{title}</p>
+      <table className="w-full">
+        <tbody>
+          {rows.map((r) => (
+            <tr key={r.label} className={r.muted ? "text-muted" : undefined}>
+              <td className="pr-3">
+                {r.color && <span className="mr-1.5 inline-block size-2 rounded-full align-middle" style={{ background: r.color }} />}
+                {r.label}
+              </td>
+              <td className="text-right font-mono tabular-nums">{r.value}</td>
+            </tr>
+          ))}
+        </tbody>
+      </table>
+      {hint && <p className="mt-1 text-faint">{hint}</p>}
+    </div>
+  );
+}
+
+type DotProps = { cx?: number; cy?: number; stroke?: string; value?: unknown };
+
+/** A marker per series (circle, square, triangle, diamond, cross), so colour is never the only cue. */
+export function markerDot(marker: Marker, color: string) {
+  function Dot({ cx, cy, value }: DotProps): ReactNode {
+    if (cx === undefined || cy === undefined || value === null || value === undefined) return null;
+    const s = 3.5;
+    const common = { fill: color, stroke: color, strokeWidth: 1 };
+    switch (marker) {
+      case "square":
+        return <rect x={cx - s} y={cy - s} width={s * 2} height={s * 2} {...common} />;
+      case "triangle":
+        return <path d={`M${cx},${cy - s - 1}L${cx + s + 0.5},${cy + s}L${cx - s - 0.5},${cy + s}Z`} {...common} />;
+      case "diamond":
+        return <path d={`M${cx},${cy - s - 1}L${cx + s + 1},${cy}L${cx},${cy + s + 1}L${cx - s - 1},${cy}Z`} {...common} />;
+      case "cross":
+        return <path d={`M${cx - s},${cy - s}L${cx + s},${cy + s}M${cx + s},${cy - s}L${cx - s},${cy + s}`} stroke={color} strokeWidth={2} fill="none" />;
+      default:
+        return <circle cx={cx} cy={cy} r={s} {...common} />;
+    }
+  }
+  return Dot;
+}
+
+/** The round under the pointer of a chart click, if any. */
+export function clickedRound(state: { activeLabel?: string | number } | null | undefined): number | null {
+  const label = state?.activeLabel;
+  if (label === undefined || label === null || label === "") return null;
+  const n = Number(label);
+  return Number.isInteger(n) ? n : null;
+}
