@@ -361,6 +361,8 @@ export const imports = pgTable("imports", {
   runName: text("run_name").notNull(),
   format: text("format").notNull(),
   sourcePath: text("source_path").notNull(),
+  /** "host:pid" of the importing process, so a restart fails only imports whose process died. */
+  process: text("process"),
   status: text("status").$type<"running" | "done" | "unchanged" | "failed">().notNull(),
   summary: jsonb("summary").$type<Record<string, unknown>>().notNull().default({}),
   error: text("error"),

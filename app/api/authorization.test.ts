@@ -3,7 +3,9 @@
 // fails the "every route is covered" test.
 import fs from "node:fs";
 import path from "node:path";
+import { gzipSync } from "node:zlib";
 import { eq, sql } from "drizzle-orm";
+import tar from "tar-stream";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import { useDatabase } from "@/db/client";
 import { createToken } from "@/db/queries/tokens";
@@ -29,11 +31,30 @@ interface Case {
   url: string;
   params?: Record<string, unknown>;
   body?: unknown;
+  /** A non-JSON body (the ingest upload). */
+  raw?: { type: string; bytes: Buffer };
   /** Least role allowed. */
   role: Role;
 }
 
 const ROLE_ORDER: Role[] = ["viewer", "reviewer", "admin"];
+
+/** A run directory as the .tar.gz a pipeline would upload. */
+async function tarGz(dir: string): Promise<Buffer> {
+  const pack = tar.pack();
+  const walk = (rel: string) => {
+    for (const e of fs.readdirSync(path.join(dir, rel), { withFileTypes: true })) {
+      const r = rel ? `${rel}/${e.name}` : e.name;
+      if (e.isDirectory()) walk(r);
+      else pack.entry({ name: `run/${r}` }, fs.readFileSync(path.join(dir, r)));
+    }
+  };
+  walk("");
+  pack.finalize();
+  const chunks: Buffer[] = [];
+  for await (const c of pack) chunks.push(c as Buffer);
+  return gzipSync(Buffer.concat(chunks));
+}
 
 describe.each(BACKENDS)("authorization of every API route on %s", (backend) => {
   let database: TestDatabase;
@@ -42,6 +63,7 @@ describe.each(BACKENDS)("authorization of every API route on %s", (backend) => {
   let token = "";
   let taskId = 0;
   let fixtureDir = "";
+  let archive: Buffer = Buffer.alloc(0);
 
   async function signIn(email: string, password: string): Promise<Response> {
     return handleAuthRequest(
@@ -65,6 +87,7 @@ describe.each(BACKENDS)("authorization of every API route on %s", (backend) => {
     database = await createTestDatabase(backend);
     useDatabase(database);
     fixtureDir = writeFixtureRun("fx");
+    archive = await tarGz(fixtureDir);
     await ingestPath(database.db, fixtureDir);
     const [task] = await database.db.execute(sql`select id from tasks order by id limit 1`).then((r) => (Array.isArray(r) ? r : (r as { rows: unknown[] }).rows) as { id: number }[]);
     taskId = Number(task?.id);
@@ -110,6 +133,8 @@ describe.each(BACKENDS)("authorization of every API route on %s", (backend) => {
     { file: "tokens", method: "POST", url: "/api/v1/tokens", body: { name: "made", role: "viewer" }, role: "admin" },
     { file: "tokens/[id]", method: "DELETE", url: `/api/v1/tokens/${ids.token}`, params: { id: ids.token }, role: "admin" },
     { file: "audit", method: "GET", url: "/api/v1/audit", role: "admin" },
+    { file: "ingest", method: "POST", url: "/api/v1/ingest?run=uploaded", raw: { type: "application/gzip", bytes: archive }, role: "admin" },
+    { file: "imports/[id]", method: "GET", url: "/api/v1/imports/1", params: { id: "1" }, role: "admin" },
   ];
 
   async function call(c: Case, headers: Record<string, string>): Promise<Response> {
@@ -118,8 +143,8 @@ describe.each(BACKENDS)("authorization of every API route on %s", (backend) => {
     const hasBody = c.method !== "GET" && c.method !== "DELETE";
     const req = new Request(`${ORIGIN}${c.url}`, {
       method: c.method,
-      headers: { host: "localhost:3000", ...(hasBody ? { "content-type": "application/json" } : {}), ...headers },
-      body: hasBody ? JSON.stringify(c.body ?? {}) : undefined,
+      headers: { host: "localhost:3000", ...(hasBody ? { "content-type": c.raw?.type ?? "application/json" } : {}), ...headers },
+      body: hasBody ? (c.raw ? new Uint8Array(c.raw.bytes) : JSON.stringify(c.body ?? {})) : undefined,
     });
     return handler(req, { params: Promise.resolve(c.params ?? {}) });
   }
@@ -199,6 +224,41 @@ describe.each(BACKENDS)("authorization of every API route on %s", (backend) => {
     expect(created.token).toMatch(/^rstc_/);
     const stored = await database.db.select().from(apiTokens).where(eq(apiTokens.name, "from-script"));
     expect(stored[0]?.tokenHash).not.toContain(created.token);
+  });
+
+  test("a pipeline uploads a run with its token: imported in the background, progress polled, audited", async () => {
+    const upload: Case = { file: "ingest", method: "POST", url: "/api/v1/ingest?run=from-pipeline", raw: { type: "application/gzip", bytes: archive }, role: "admin" };
+    const res = await call(upload, { authorization: `Bearer ${token}` });
+    expect(res.status, await res.clone().text()).toBe(202);
+    const { import_id, progress_url } = (await res.json()) as { import_id: number; progress_url: string };
+    expect(progress_url).toBe(`/api/v1/imports/${import_id}`);
+    const poll: Case = { file: "imports/[id]", method: "GET", url: progress_url, params: { id: String(import_id) }, role: "admin" };
+    let status = "running";
+    for (let i = 0; i < 200 && status === "running"; i++) {
+      const r = (await (await call(poll, { authorization: `Bearer ${token}` })).json()) as { status: string };
+      status = r.status;
+      if (status === "running") await new Promise((resolve) => setImmediate(resolve));
+    }
+    expect(status).toBe("done");
+    const [run] = await database.db.execute(sql`select count(*)::int as n from tasks t join runs r on r.id = t.run_id where r.name = 'from-pipeline'`).then((r) => (Array.isArray(r) ? r : (r as { rows: unknown[] }).rows) as { n: number }[]);
+    expect(Number(run?.n)).toBe(5);
+    const audit = await database.db.select().from(auditLog).where(eq(auditLog.action, "ingest"));
+    expect(audit.some((a) => a.actorLabel === 'token "ci"' && a.targetId === "from-pipeline")).toBe(true);
+
+    // A bad archive is refused with the entry named, and nothing is imported.
+    const evil = await (async () => {
+      const pack = tar.pack();
+      pack.entry({ name: "../escape.txt" }, "x");
+      pack.finalize();
+      const chunks: Buffer[] = [];
+      for await (const c of pack) chunks.push(c as Buffer);
+      return Buffer.concat(chunks);
+    })();
+    const bad = await call({ ...upload, url: "/api/v1/ingest?run=evil", raw: { type: "application/x-tar", bytes: evil } }, { authorization: `Bearer ${token}` });
+    expect(bad.status).toBe(400);
+    expect(((await bad.json()) as { error: { message: string } }).error.message).toContain("../escape.txt");
+    // A form-encodable type is refused before anything is read.
+    expect((await call({ ...upload, raw: { type: "text/plain", bytes: archive } }, { authorization: `Bearer ${token}` })).status).toBe(415);
   });
 
   test("a deactivated person's cookie stops working at once", async () => {

@@ -2,7 +2,8 @@
 // Rows travel as one JSON document per statement and json_to_recordset turns it into a table:
 // one parameter instead of one per value, because binding and building millions of parameters
 // (drizzle's insert builder, the drivers' serializers) cost more than the database work itself.
-import { eq, getTableColumns, getTableName, sql, type SQL } from "drizzle-orm";
+import os from "node:os";
+import { and, eq, getTableColumns, getTableName, inArray, sql, type SQL } from "drizzle-orm";
 import type { PgTable } from "drizzle-orm/pg-core";
 import type { StoredContent } from "@/lib/ingest/content";
 import { SEARCH_VECTOR_PROBE, searchVector } from "@/lib/ingest/search-vector";
@@ -136,7 +137,7 @@ export interface WriteCounts {
 }
 
 export async function startImport(db: Db, v: { runName: string; format: string; sourcePath: string }): Promise<number> {
-  const [row] = await db.insert(imports).values({ ...v, status: "running" }).returning({ id: imports.id });
+  const [row] = await db.insert(imports).values({ ...v, process: processTag(), status: "running" }).returning({ id: imports.id });
   if (!row) throw new Error("could not record the import");
   return row.id;
 }
@@ -154,12 +155,35 @@ export async function finishImport(
 
 /** Imports left "running" by a killed process are marked failed on the next start. */
 export async function failInterruptedImports(db: Db): Promise<number> {
+  const running = await db.select({ id: imports.id, process: imports.process }).from(imports).where(eq(imports.status, "running"));
+  // Only imports whose process is gone: another import may be running right now (the server
+  // imports uploads while the CLI imports a directory). Another host's imports are its own.
+  const dead = running.filter((r) => r.process === null || processGone(r.process)).map((r) => r.id);
+  if (dead.length === 0) return 0;
   const rows = await db
     .update(imports)
     .set({ status: "failed", error: "interrupted: the importing process stopped before it finished", finishedAt: sql`now()` })
-    .where(eq(imports.status, "running"))
+    .where(and(eq(imports.status, "running"), inArray(imports.id, dead)))
     .returning({ id: imports.id });
   return rows.length;
+}
+
+/** This process, as recorded on its imports. */
+export function processTag(): string {
+  return `${os.hostname()}:${process.pid}`;
+}
+
+function processGone(tag: string): boolean {
+  const i = tag.lastIndexOf(":");
+  if (tag.slice(0, i) !== os.hostname()) return false;
+  const pid = Number(tag.slice(i + 1));
+  if (pid === process.pid) return false;
+  try {
+    process.kill(pid, 0);
+    return false;
+  } catch (err) {
+    return (err as NodeJS.ErrnoException).code !== "EPERM";
+  }
 }
 
 /** Whether the database's to_tsvector('simple', …) gives what searchVector builds, on a text that

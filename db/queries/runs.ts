@@ -104,3 +104,8 @@ export async function getRunOverview(db: Db, runName: string): Promise<RunOvervi
     last_import: await getLastImport(db, runName),
   };
 }
+
+export async function getImport(db: Db, id: number): Promise<ImportJson | null> {
+  const [row] = await db.select().from(imports).where(eq(imports.id, id));
+  return row ? toImportJson(row) : null;
+}

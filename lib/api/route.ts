@@ -17,24 +17,32 @@ export interface RouteContext<P> {
 
 type NextContext<P> = { params: Promise<P> };
 
-export function route<P = Record<string, never>>(permission: Permission, handler: (ctx: RouteContext<P>) => Promise<Response>) {
+/** What a write's body may be: JSON (every route but one), or a run archive (the ingest upload). */
+export type BodyKind = "json" | "archive";
+
+/** Types a cross-site form cannot send (it is limited to form encodings and text/plain). */
+const ARCHIVE_TYPES = /^application\/(gzip|x-gzip|x-tar|octet-stream)\b/i;
+
+export function route<P = Record<string, never>>(permission: Permission, handler: (ctx: RouteContext<P>) => Promise<Response>, opts: { body?: BodyKind } = {}) {
   return async (req: Request, ctx: NextContext<P>): Promise<Response> => {
     try {
       const { actor, via } = await authenticate(await getDatabase(), req.headers);
+      if (!isSafeMethod(req.method) && via === "session" && !isSameOrigin(req.headers)) {
+        return apiError(403, "cross_origin", "cross-origin request refused: writes with a session cookie must come from the dashboard's own pages");
+      }
+      const allowed = authorize(actor, permission);
       if (!isSafeMethod(req.method)) {
-        if (via === "session" && !isSameOrigin(req.headers)) {
-          return apiError(403, "cross_origin", "cross-origin request refused: writes with a session cookie must come from the dashboard's own pages");
-        }
-        // A body must be JSON: a cross-site form can only send form encodings or text/plain. A
-        // DELETE without a body needs no type. (Looked at, not trusted to headers: over HTTP/2 a
-        // body needs no Content-Length.) JSON bodies here are small; `readJson` caps them.
         const type = req.headers.get("content-type") ?? "";
-        const hasBody = req.body !== null && (await req.clone().arrayBuffer()).byteLength > 0;
-        if (hasBody && !/^application\/json\b/i.test(type)) {
-          return apiError(415, "unsupported_media_type", "send the body as application/json");
+        if (opts.body === "archive") {
+          if (!ARCHIVE_TYPES.test(type)) return apiError(415, "unsupported_media_type", "send the archive as application/gzip or application/x-tar");
+        } else {
+          // A body must be JSON. A DELETE without a body needs no type. (Looked at, not trusted to
+          // headers: over HTTP/2 a body needs no Content-Length.) JSON bodies are small; `readJson` caps them.
+          const hasBody = req.body !== null && (await req.clone().arrayBuffer()).byteLength > 0;
+          if (hasBody && !/^application\/json\b/i.test(type)) return apiError(415, "unsupported_media_type", "send the body as application/json");
         }
       }
-      return await handler({ req, params: ctx?.params ? await ctx.params : ({} as P), actor: authorize(actor, permission) });
+      return await handler({ req, params: ctx?.params ? await ctx.params : ({} as P), actor: allowed });
     } catch (err) {
       if (err instanceof AuthError) return apiError(err.status, err.status === 401 ? "unauthorized" : "forbidden", err.message);
       if (err instanceof UserChangeError) return apiError(err.status, err.status === 404 ? "not_found" : "conflict", err.message);

@@ -15,6 +15,10 @@ export interface IngestOptions {
   runName?: string;
   format?: IngestFormat;
   onProgress?: (p: ReadProgress) => void;
+  /** What the imports list shows as the source (an upload's temporary directory means nothing). */
+  sourceLabel?: string;
+  /** Called once the import is recorded (its id is what a progress URL names). */
+  onStart?: (importId: number) => void;
   /** reader threads (default: one per core); 0 reads in the calling thread */
   threads?: number;
   actor?: { id: string | null; label: string };
@@ -44,10 +48,11 @@ export async function ingestPath(db: Db, inputPath: string, opts: IngestOptions 
   const issues = new IssueList();
   const header = await readNativeHeader(dir, issues, opts.runName);
   if (!header) throw new IngestError(issues.items);
-  const importId = await startImport(db, { runName: header.name, format, sourcePath: dir });
+  const importId = await startImport(db, { runName: header.name, format, sourcePath: opts.sourceLabel ?? dir });
+  opts.onStart?.(importId);
   try {
     const result = await db.transaction(async (tx) => {
-      const writer = await RunWriter.open(tx, { name: header.name, format, sourcePath: dir, meta: header.meta, createdAt: header.createdAt });
+      const writer = await RunWriter.open(tx, { name: header.name, format, sourcePath: opts.sourceLabel ?? dir, meta: header.meta, createdAt: header.createdAt });
       await writeNativeRun(dir, header, writer, issues, { onProgress: opts.onProgress, threads: opts.threads });
       issues.throwIfAny();
       const c = writer.counts;
