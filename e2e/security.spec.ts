@@ -125,3 +125,43 @@ test.describe("as a viewer", () => {
     await expect(page.getByRole("link", { name: "People" })).toHaveCount(0);
   });
 });
+
+test("a pipeline uploads a run archive with an admin token; the run appears", async ({ baseURL }) => {
+  const { writeFixtureRun } = await import("../lib/ingest/fixtures");
+  const { default: tar } = await import("tar-stream");
+  const fs = await import("node:fs");
+  const path = await import("node:path");
+  const { gzipSync } = await import("node:zlib");
+  const dir = writeFixtureRun("uploaded-e2e");
+  const pack = tar.pack();
+  const walk = (rel: string) => {
+    for (const e of fs.readdirSync(path.join(dir, rel), { withFileTypes: true })) {
+      const r = rel ? `${rel}/${e.name}` : e.name;
+      if (e.isDirectory()) walk(r);
+      else pack.entry({ name: `run/${r}` }, fs.readFileSync(path.join(dir, r)));
+    }
+  };
+  walk("");
+  pack.finalize();
+  const chunks: Buffer[] = [];
+  for await (const c of pack) chunks.push(c as Buffer);
+  fs.rmSync(dir, { recursive: true, force: true });
+
+  const admin = await playwrightRequest.newContext({ baseURL, storageState: storageState("admin") });
+  const made = await admin.post("/api/v1/tokens", { data: { name: "uploader", role: "admin" }, headers: { origin: baseURL ?? "" } });
+  const { token } = (await made.json()) as { token: string };
+  await admin.dispose();
+  const script = await playwrightRequest.newContext({ baseURL, storageState: SIGNED_OUT });
+  const res = await script.post("/api/v1/ingest?run=uploaded-e2e", {
+    data: gzipSync(Buffer.concat(chunks)),
+    headers: { authorization: `Bearer ${token}`, "content-type": "application/gzip" },
+  });
+  expect(res.status(), await res.text()).toBe(202);
+  const { progress_url } = (await res.json()) as { progress_url: string };
+  await expect
+    .poll(async () => ((await (await script.get(progress_url, { headers: { authorization: `Bearer ${token}` } })).json()) as { status: string }).status)
+    .toBe("done");
+  const runs = (await (await script.get("/api/v1/runs", { headers: { authorization: `Bearer ${token}` } })).json()) as { items: { name: string; accepted: number }[] };
+  expect(runs.items.find((r) => r.name === "uploaded-e2e")?.accepted).toBe(4);
+  await script.dispose();
+});

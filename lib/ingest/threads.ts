@@ -1,6 +1,8 @@
 // A pool of worker threads that run one TypeScript module each. Reading, hashing and measuring a
 // candidate is CPU work in the importing process; on two cores it overlaps with the database
-// writes only in other threads. Used by the CLI and tests only: Next.js pages never import ingest.
+// writes only in other threads. Used by the CLI and tests; the server's upload route imports in
+// its own thread (`threads: 0`) and never starts a pool.
+import fs from "node:fs";
 import { createRequire } from "node:module";
 import path from "node:path";
 import { pathToFileURL } from "node:url";
@@ -25,7 +27,9 @@ function tsxApiUrl(): string {
   if (tsxApi) return tsxApi;
   const require = createRequire(import.meta.url);
   const pkgPath = require.resolve("tsx/package.json");
-  const pkg = require(pkgPath) as { exports: Record<string, { import?: { default?: string } }> };
+  // Read, not required: the server bundle (which holds this module for the upload route, though
+  // it never starts threads) must not try to bundle a computed path.
+  const pkg = JSON.parse(fs.readFileSync(pkgPath, "utf8")) as { exports: Record<string, { import?: { default?: string } }> };
   const rel = pkg.exports["./esm/api"]?.import?.default;
   if (!rel) throw new Error("tsx does not export ./esm/api");
   tsxApi = pathToFileURL(path.join(path.dirname(pkgPath), rel)).href;

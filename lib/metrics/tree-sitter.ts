@@ -15,7 +15,16 @@ const PACKAGE_JSON: Record<Grammar, () => string> = {
 };
 
 function wasmPath(grammar: Grammar): string {
-  return path.join(path.dirname(PACKAGE_JSON[grammar]()), `tree-sitter-${grammar}.wasm`);
+  // Inside Next's server bundle `require.resolve` answers a module id (a number), not a path:
+  // there the packages are found from the project root, where the server runs.
+  let resolved: unknown;
+  try {
+    resolved = PACKAGE_JSON[grammar]();
+  } catch {
+    resolved = undefined;
+  }
+  const dir = typeof resolved === "string" ? path.dirname(resolved) : path.join(process.cwd(), "node_modules", `tree-sitter-${grammar}`);
+  return path.join(dir, `tree-sitter-${grammar}.wasm`);
 }
 
 let runtime: Promise<void> | undefined;
