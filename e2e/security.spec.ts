@@ -128,23 +128,11 @@ test.describe("as a viewer", () => {
 
 test("a pipeline uploads a run archive with an admin token; the run appears", async ({ baseURL }) => {
   const { writeFixtureRun } = await import("../lib/ingest/fixtures");
-  const { default: tar } = await import("tar-stream");
+  const { packDirectory } = await import("../lib/upload/pack");
   const fs = await import("node:fs");
-  const path = await import("node:path");
   const { gzipSync } = await import("node:zlib");
   const dir = writeFixtureRun("uploaded-e2e");
-  const pack = tar.pack();
-  const walk = (rel: string) => {
-    for (const e of fs.readdirSync(path.join(dir, rel), { withFileTypes: true })) {
-      const r = rel ? `${rel}/${e.name}` : e.name;
-      if (e.isDirectory()) walk(r);
-      else pack.entry({ name: `run/${r}` }, fs.readFileSync(path.join(dir, r)));
-    }
-  };
-  walk("");
-  pack.finalize();
-  const chunks: Buffer[] = [];
-  for await (const c of pack) chunks.push(c as Buffer);
+  const archive = gzipSync(await packDirectory(dir));
   fs.rmSync(dir, { recursive: true, force: true });
 
   const admin = await playwrightRequest.newContext({ baseURL, storageState: storageState("admin") });
@@ -153,7 +141,7 @@ test("a pipeline uploads a run archive with an admin token; the run appears", as
   await admin.dispose();
   const script = await playwrightRequest.newContext({ baseURL, storageState: SIGNED_OUT });
   const res = await script.post("/api/v1/ingest?run=uploaded-e2e", {
-    data: gzipSync(Buffer.concat(chunks)),
+    data: archive,
     headers: { authorization: `Bearer ${token}`, "content-type": "application/gzip" },
   });
   expect(res.status(), await res.text()).toBe(202);

@@ -16,6 +16,7 @@ import { CLI_ACTOR } from "@/lib/auth/actor";
 import { handleAuthRequest } from "@/lib/auth/server";
 import type { Role } from "@/lib/domain";
 import { writeFixtureRun } from "@/lib/ingest/fixtures";
+import { packDirectory } from "@/lib/upload/pack";
 import { ingestPath } from "@/lib/ingest";
 
 const ORIGIN = "http://localhost:3000";
@@ -38,23 +39,6 @@ interface Case {
 }
 
 const ROLE_ORDER: Role[] = ["viewer", "reviewer", "admin"];
-
-/** A run directory as the .tar.gz a pipeline would upload. */
-async function tarGz(dir: string): Promise<Buffer> {
-  const pack = tar.pack();
-  const walk = (rel: string) => {
-    for (const e of fs.readdirSync(path.join(dir, rel), { withFileTypes: true })) {
-      const r = rel ? `${rel}/${e.name}` : e.name;
-      if (e.isDirectory()) walk(r);
-      else pack.entry({ name: `run/${r}` }, fs.readFileSync(path.join(dir, r)));
-    }
-  };
-  walk("");
-  pack.finalize();
-  const chunks: Buffer[] = [];
-  for await (const c of pack) chunks.push(c as Buffer);
-  return gzipSync(Buffer.concat(chunks));
-}
 
 describe.each(BACKENDS)("authorization of every API route on %s", (backend) => {
   let database: TestDatabase;
@@ -87,7 +71,7 @@ describe.each(BACKENDS)("authorization of every API route on %s", (backend) => {
     database = await createTestDatabase(backend);
     useDatabase(database);
     fixtureDir = writeFixtureRun("fx");
-    archive = await tarGz(fixtureDir);
+    archive = gzipSync(await packDirectory(fixtureDir));
     await ingestPath(database.db, fixtureDir);
     const [task] = await database.db.execute(sql`select id from tasks order by id limit 1`).then((r) => (Array.isArray(r) ? r : (r as { rows: unknown[] }).rows) as { id: number }[]);
     taskId = Number(task?.id);

@@ -1,6 +1,7 @@
 "use client";
 
 import type { ReactNode } from "react";
+import { Line } from "recharts";
 import type { Marker } from "@/lib/rounds/palette";
 
 export const CHART_HEIGHT = 260;
@@ -62,4 +63,25 @@ export function clickedRound(state: { activeLabel?: string | number } | null | u
   if (label === undefined || label === null || label === "") return null;
   const n = Number(label);
   return Number.isInteger(n) ? n : null;
+}
+
+/**
+ * One line per series, colour plus dash plus marker (readable without colour). Called as a
+ * function, not rendered as a component: Recharts reads its chart's direct children.
+ */
+export function seriesLines(series: readonly { key: string; label: string; color: string; dash?: string; marker: Marker }[]) {
+  return series.map((s) => (
+    <Line
+      key={s.key}
+      dataKey={s.key}
+      name={s.label}
+      stroke={s.color}
+      strokeWidth={2}
+      strokeDasharray={s.dash || undefined}
+      dot={markerDot(s.marker, s.color)}
+      activeDot={{ r: 5 }}
+      isAnimationActive={false}
+      connectNulls
+    />
+  ));
 }

@@ -1,7 +1,7 @@
 "use client";
 
 import { useRouter } from "next/navigation";
-import { CartesianGrid, Line, LineChart, ResponsiveContainer, Tooltip, XAxis, YAxis } from "recharts";
+import { CartesianGrid, LineChart, ResponsiveContainer, Tooltip, XAxis, YAxis } from "recharts";
 import type { RunRoundDetailJson } from "@/lib/api/types";
 import { formatInt, formatPct, formatScore } from "@/lib/format/number";
 import { toCsv } from "@/lib/rounds/csv";
@@ -9,7 +9,7 @@ import { DASHES, MARKERS, ROLE_COLORS, seriesStyle } from "@/lib/rounds/palette"
 import { mergeByRound } from "@/lib/rounds/series";
 import { tasksHref } from "@/lib/rounds/url-state";
 import { ChartCard } from "./chart-card";
-import { AXIS_TICK, CHART_HEIGHT, clickedRound, MARGIN, markerDot, TipBox } from "./chart-parts";
+import { AXIS_TICK, CHART_HEIGHT, clickedRound, MARGIN, seriesLines, TipBox } from "./chart-parts";
 import type { LineSeries } from "./line-series";
 
 export type SolverChartProps = { runs: RunRoundDetailJson[]; fileParts: string[] };
@@ -86,20 +86,7 @@ export function SolverChart({ runs, fileParts }: SolverChartProps) {
               );
             }}
           />
-          {series.map((s) => (
-            <Line
-              key={s.key}
-              dataKey={s.key}
-              name={s.label}
-              stroke={s.color}
-              strokeWidth={2}
-              strokeDasharray={s.dash || undefined}
-              dot={markerDot(s.marker, s.color)}
-              activeDot={{ r: 5 }}
-              isAnimationActive={false}
-              connectNulls
-            />
-          ))}
+          {seriesLines(series)}
         </LineChart>
       </ResponsiveContainer>
     </ChartCard>
