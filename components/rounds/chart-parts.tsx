@@ -2,7 +2,9 @@
 
 import type { ReactNode } from "react";
 import { Line } from "recharts";
+import type { RoundSliceJson } from "@/lib/api/types";
 import type { Marker } from "@/lib/rounds/palette";
+import { tasksHref } from "@/lib/rounds/url-state";
 
 export const CHART_HEIGHT = 260;
 export const AXIS_TICK = { fontSize: 11 } as const;
@@ -84,4 +86,14 @@ export function seriesLines(series: readonly { key: string; label: string; color
       connectNulls
     />
   ));
+}
+
+/** A click on a round of a chart opens the task table with that round's accepted tasks of the
+ * first run (or does nothing when the slice cannot be expressed as a task filter). */
+export function openAcceptedOnClick(primary: { run: string; slice: RoundSliceJson } | undefined, push: (href: string) => void) {
+  return (state: { activeLabel?: string | number } | null | undefined) => {
+    const round = clickedRound(state);
+    const href = primary && round !== null ? tasksHref(primary.run, primary.slice, round, { status: "accepted" }) : null;
+    if (href) push(href);
+  };
 }

@@ -1,16 +1,16 @@
 "use client";
 
 import { useRouter } from "next/navigation";
-import { Area, CartesianGrid, ComposedChart, Line, ResponsiveContainer, Tooltip, XAxis, YAxis } from "recharts";
+import { Area, CartesianGrid, ComposedChart, ResponsiveContainer, Tooltip, XAxis, YAxis } from "recharts";
 import type { RoundMetric, RunRoundDetailJson } from "@/lib/api/types";
 import { formatInt, formatStat } from "@/lib/format/number";
 import { toCsv } from "@/lib/rounds/csv";
 import { METRIC_LABELS, PERCENTILES } from "@/lib/rounds/metrics";
 import { seriesStyle } from "@/lib/rounds/palette";
 import { forLog, mergeByRound } from "@/lib/rounds/series";
-import { tasksHref, type Band } from "@/lib/rounds/url-state";
+import type { Band } from "@/lib/rounds/url-state";
 import { ChartCard } from "./chart-card";
-import { AXIS_TICK, CHART_HEIGHT, clickedRound, MARGIN, markerDot, TipBox } from "./chart-parts";
+import { AXIS_TICK, CHART_HEIGHT, MARGIN, openAcceptedOnClick, seriesLines, TipBox } from "./chart-parts";
 
 export type DistributionChartProps = {
   runs: RunRoundDetailJson[];
@@ -68,11 +68,7 @@ export function DistributionChart({ runs, metric, band, log, fileParts }: Distri
           data={rows}
           margin={MARGIN}
           className="cursor-pointer"
-          onClick={(state) => {
-            const round = clickedRound(state);
-            const href = primary && round !== null ? tasksHref(primary.run, primary.slice, round, { status: "accepted" }) : null;
-            if (href) router.push(href);
-          }}
+          onClick={openAcceptedOnClick(primary, (href) => router.push(href))}
         >
           <CartesianGrid vertical={false} />
           <XAxis dataKey="round" tick={AXIS_TICK} tickFormatter={(v: number) => `R${v}`} />
@@ -108,23 +104,7 @@ export function DistributionChart({ runs, metric, band, log, fileParts }: Distri
           />
           {band === "p10-p90" && <Area dataKey="w0" stroke="none" fill={base} fillOpacity={0.16} isAnimationActive={false} connectNulls activeDot={false} />}
           <Area dataKey="q0" stroke="none" fill={base} fillOpacity={0.38} isAnimationActive={false} connectNulls activeDot={false} />
-          {runs.map((run, i) => {
-            const s = seriesStyle(i);
-            return (
-              <Line
-                key={run.run}
-                dataKey={`m${i}`}
-                name={`median ${run.run}`}
-                stroke={s.color}
-                strokeWidth={2}
-                strokeDasharray={s.dash || undefined}
-                dot={markerDot(s.marker, s.color)}
-                activeDot={{ r: 5 }}
-                isAnimationActive={false}
-                connectNulls
-              />
-            );
-          })}
+          {seriesLines(runs.map((run, i) => ({ key: `m${i}`, label: `median ${run.run}`, ...seriesStyle(i) })))}
         </ComposedChart>
       </ResponsiveContainer>
     </ChartCard>

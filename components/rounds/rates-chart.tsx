@@ -7,9 +7,8 @@ import { formatInt, formatPct } from "@/lib/format/number";
 import { toCsv } from "@/lib/rounds/csv";
 import { DASHES, MARKERS, ROLE_COLORS, seriesStyle } from "@/lib/rounds/palette";
 import { mergeByRound } from "@/lib/rounds/series";
-import { tasksHref } from "@/lib/rounds/url-state";
 import { ChartCard } from "./chart-card";
-import { AXIS_TICK, CHART_HEIGHT, clickedRound, MARGIN, seriesLines, TipBox } from "./chart-parts";
+import { AXIS_TICK, CHART_HEIGHT, MARGIN, openAcceptedOnClick, seriesLines, TipBox } from "./chart-parts";
 import type { LineSeries } from "./line-series";
 
 export type RatesChartProps = { runs: RunRoundDetailJson[]; fileParts: string[] };
@@ -57,11 +56,7 @@ export function RatesChart({ runs, fileParts }: RatesChartProps) {
           data={rows}
           margin={MARGIN}
           className="cursor-pointer"
-          onClick={(state) => {
-            const round = clickedRound(state);
-            const href = primary && round !== null ? tasksHref(primary.run, primary.slice, round, { status: "accepted" }) : null;
-            if (href) router.push(href);
-          }}
+          onClick={openAcceptedOnClick(primary, (href) => router.push(href))}
         >
           <CartesianGrid vertical={false} />
           <XAxis dataKey="round" tick={AXIS_TICK} tickFormatter={(v: number) => `R${v}`} />
