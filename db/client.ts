@@ -45,7 +45,8 @@ export class DatabaseLockedError extends Error {
   }
 }
 
-function pidAlive(pid: number): boolean {
+/** Whether a process of this machine is alive (EPERM: alive, someone else's). */
+export function pidAlive(pid: number): boolean {
   try {
     process.kill(pid, 0);
     return true;

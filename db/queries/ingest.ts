@@ -2,69 +2,12 @@
 // Rows travel as one JSON document per statement and json_to_recordset turns it into a table:
 // one parameter instead of one per value, because binding and building millions of parameters
 // (drizzle's insert builder, the drivers' serializers) cost more than the database work itself.
-import os from "node:os";
-import { and, eq, getTableColumns, getTableName, inArray, sql, type SQL } from "drizzle-orm";
-import type { PgTable } from "drizzle-orm/pg-core";
+import { eq, getTableName, sql } from "drizzle-orm";
 import type { StoredContent } from "@/lib/ingest/content";
 import { SEARCH_VECTOR_PROBE, searchVector } from "@/lib/ingest/search-vector";
 import { execRows, type Db } from "../client";
-import { blobs, evals, imports, runs, taskFiles, tasks, trialLogs, trials, trialTests, type NewTask } from "../schema";
-
-/** Rows per statement, and JSON characters per statement (the blob contents dominate). */
-const CHUNK_ROWS = 2000;
-const CHUNK_CHARS = 8 * 1024 * 1024;
-
-function chunks<T>(rows: T[], size = CHUNK_ROWS, weight?: (row: T) => number): T[][] {
-  const out: T[][] = [];
-  let part: T[] = [];
-  let chars = 0;
-  for (const row of rows) {
-    const w = weight ? weight(row) : 0;
-    if (part.length > 0 && (part.length >= size || chars + w > CHUNK_CHARS)) {
-      out.push(part);
-      part = [];
-      chars = 0;
-    }
-    part.push(row);
-    chars += w;
-  }
-  if (part.length > 0) out.push(part);
-  return out;
-}
-
-interface Recordset {
-  /** the table's column names, for INSERT INTO t (…) */
-  columns: SQL;
-  /** the recordset's fields, for SELECT … FROM json_to_recordset(…) AS r(…) */
-  fields: SQL;
-  /** the field list with types, for AS r(…) */
-  definition: SQL;
-}
-
-/**
- * How `keys` (TypeScript property names of a drizzle table) are read from a JSON array of row
- * objects: the recordset's fields are named like the properties, so rows need no renaming, and
- * typed like the columns, so PostgreSQL parses numbers, timestamps and jsonb itself.
- */
-function recordset<T extends PgTable>(table: T, keys: readonly (keyof T["$inferInsert"] & string)[]): Recordset {
-  const all = getTableColumns(table) as Record<string, { name: string; getSQLType(): string }>;
-  const cols = keys.map((key) => {
-    const col = all[key];
-    if (!col) throw new Error(`no column ${key}`);
-    return col;
-  });
-  return {
-    columns: sql.join(cols.map((c) => sql.identifier(c.name)), sql`, `),
-    fields: sql.join(keys.map((k) => sql`r.${sql.identifier(k)}`), sql`, `),
-    definition: sql.join(cols.map((c, i) => sql`${sql.identifier(keys[i] ?? "")} ${sql.raw(fieldType(c.getSQLType()))}`), sql`, `),
-  };
-}
-
-/** serial columns are integers with a default; a recordset field needs the plain type. */
-function fieldType(columnType: string): string {
-  const serial: Record<string, string> = { smallserial: "smallint", serial: "integer", bigserial: "bigint" };
-  return serial[columnType] ?? columnType;
-}
+import { CHUNK_ROWS, chunks, insertJson, recordset } from "./bulk";
+import { blobs, evals, runs, taskFiles, tasks, trialLogs, trials, trialTests, type NewTask } from "../schema";
 
 const BLOBS = recordset(blobs, ["hash", "size", "encoding", "content"]);
 const TASK_FILES = recordset(taskFiles, ["taskId", "path", "blobHash", "size"]);
@@ -83,22 +26,6 @@ const TRIAL_KEYS = [
   "taskChecksum", "contentHash", "startedAt", "finishedAt", "phases",
 ] as const satisfies readonly (keyof typeof trials.$inferInsert)[];
 const TRIALS = recordset(trials, TRIAL_KEYS);
-
-interface InsertOptions {
-  /** more columns and the values they get (from the run, or from `fields`) */
-  extra?: { columns: SQL; values: SQL; fields?: SQL };
-  /** ON CONFLICT …, RETURNING … */
-  tail?: SQL;
-}
-
-/** INSERT … SELECT from one JSON parameter holding all the rows. */
-function insertJson(table: PgTable, set: Recordset, rows: unknown[], opts: InsertOptions = {}): SQL {
-  const { extra, tail = sql`` } = opts;
-  const columns = extra ? sql`${set.columns}, ${extra.columns}` : set.columns;
-  const values = extra ? sql`${set.fields}, ${extra.values}` : set.fields;
-  const definition = extra?.fields ? sql`${set.definition}, ${extra.fields}` : set.definition;
-  return sql`INSERT INTO ${table} (${columns}) SELECT ${values} FROM json_to_recordset(${JSON.stringify(rows)}::json) AS r(${definition}) ${tail}`;
-}
 
 export interface RunInput {
   name: string;
@@ -134,56 +61,6 @@ export interface WriteCounts {
   files: number;
   blobsNew: number;
   bytesNew: number;
-}
-
-export async function startImport(db: Db, v: { runName: string; format: string; sourcePath: string }): Promise<number> {
-  const [row] = await db.insert(imports).values({ ...v, process: processTag(), status: "running" }).returning({ id: imports.id });
-  if (!row) throw new Error("could not record the import");
-  return row.id;
-}
-
-export async function finishImport(
-  db: Db,
-  id: number,
-  v: { status: "done" | "unchanged" | "failed"; runId?: number | null; summary?: Record<string, unknown>; error?: string },
-): Promise<void> {
-  await db
-    .update(imports)
-    .set({ status: v.status, runId: v.runId ?? null, summary: v.summary ?? {}, error: v.error ?? null, finishedAt: sql`now()` })
-    .where(eq(imports.id, id));
-}
-
-/** Imports left "running" by a killed process are marked failed on the next start. */
-export async function failInterruptedImports(db: Db): Promise<number> {
-  const running = await db.select({ id: imports.id, process: imports.process }).from(imports).where(eq(imports.status, "running"));
-  // Only imports whose process is gone: another import may be running right now (the server
-  // imports uploads while the CLI imports a directory). Another host's imports are its own.
-  const dead = running.filter((r) => r.process === null || processGone(r.process)).map((r) => r.id);
-  if (dead.length === 0) return 0;
-  const rows = await db
-    .update(imports)
-    .set({ status: "failed", error: "interrupted: the importing process stopped before it finished", finishedAt: sql`now()` })
-    .where(and(eq(imports.status, "running"), inArray(imports.id, dead)))
-    .returning({ id: imports.id });
-  return rows.length;
-}
-
-/** This process, as recorded on its imports. */
-export function processTag(): string {
-  return `${os.hostname()}:${process.pid}`;
-}
-
-function processGone(tag: string): boolean {
-  const i = tag.lastIndexOf(":");
-  if (tag.slice(0, i) !== os.hostname()) return false;
-  const pid = Number(tag.slice(i + 1));
-  if (pid === process.pid) return false;
-  try {
-    process.kill(pid, 0);
-    return false;
-  } catch (err) {
-    return (err as NodeJS.ErrnoException).code !== "EPERM";
-  }
 }
 
 /** Whether the database's to_tsvector('simple', …) gives what searchVector builds, on a text that

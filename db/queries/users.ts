@@ -168,3 +168,9 @@ export async function activeAdminCount(db: Db): Promise<number> {
   const [row] = await db.select({ n: count() }).from(users).where(and(eq(users.role, "admin"), eq(users.active, true)));
   return row?.n ?? 0;
 }
+
+/** What authorization needs of a person, read fresh on every request. */
+export async function getUserAccess(db: Db, id: string): Promise<{ id: string; email: string; role: Role; active: boolean } | null> {
+  const [row] = await db.select({ id: users.id, email: users.email, role: users.role, active: users.active }).from(users).where(eq(users.id, id));
+  return row ?? null;
+}

@@ -1,10 +1,8 @@
 // Who sent this request: an API token (Authorization: Bearer) or a session cookie. A request that
 // shows a token is judged by the token alone — a bad token is never rescued by a cookie.
-import { eq } from "drizzle-orm";
 import type { Database } from "@/db/client";
 import { findActiveToken } from "@/db/queries/tokens";
-import { users } from "@/db/schema";
-import type { Role } from "@/lib/domain";
+import { getUserAccess } from "@/db/queries/users";
 import { AuthError, type Actor } from "./actor";
 import { authFor } from "./server";
 
@@ -30,10 +28,7 @@ export async function authenticate(database: Database, headers: Headers): Promis
   const session = await auth.api.getSession({ headers });
   if (!session) return { actor: null, via: "none" };
   // The session row may outlive a deactivation or a role change made a moment ago: read the person now.
-  const [user] = await database.db
-    .select({ id: users.id, email: users.email, role: users.role, active: users.active })
-    .from(users)
-    .where(eq(users.id, session.user.id));
+  const user = await getUserAccess(database.db, session.user.id);
   if (!user?.active) return { actor: null, via: "none" };
-  return { actor: { kind: "user", id: user.id, label: user.email, role: user.role as Role, userId: user.id }, via: "session" };
+  return { actor: { kind: "user", id: user.id, label: user.email, role: user.role, userId: user.id }, via: "session" };
 }

@@ -5,11 +5,11 @@ import { randomBytes } from "node:crypto";
 import { betterAuth } from "better-auth";
 import { drizzleAdapter } from "better-auth/adapters/drizzle";
 import { APIError, createAuthMiddleware, isAPIError } from "better-auth/api";
-import { eq } from "drizzle-orm";
 import { getDatabase, type Database, type Db } from "@/db/client";
 import { recordAudit } from "@/db/queries/audit";
-import { countRecentSignInFailures } from "@/db/queries/users";
-import { accounts, sessions, settings, users, verifications } from "@/db/schema";
+import { getOrCreateSetting } from "@/db/queries/settings";
+import { countRecentSignInFailures, getUserAccess } from "@/db/queries/users";
+import { accounts, sessions, users, verifications } from "@/db/schema";
 import { env } from "@/lib/env";
 import { isSafeMethod, isSameOrigin } from "./origin";
 
@@ -20,14 +20,7 @@ export const SESSION_COOKIE_PREFIX = "rst";
 
 /** A per-installation secret: from the environment, or generated once and kept in the database. */
 async function sessionSecret(db: Db): Promise<string> {
-  if (env.authSecret) return env.authSecret;
-  await db
-    .insert(settings)
-    .values({ key: "auth_secret", value: randomBytes(32).toString("base64url") })
-    .onConflictDoNothing();
-  const [row] = await db.select().from(settings).where(eq(settings.key, "auth_secret"));
-  if (!row) throw new Error("could not store the session secret");
-  return row.value;
+  return env.authSecret ?? getOrCreateSetting(db, "auth_secret", () => randomBytes(32).toString("base64url"));
 }
 
 function clientAddress(headers: Headers | undefined): string {
@@ -88,8 +81,7 @@ function createAuth(database: Database, secret: string) {
         create: {
           // A deactivated person gets no new session, whichever way they try.
           before: async (session) => {
-            const [user] = await db.select({ active: users.active }).from(users).where(eq(users.id, session.userId));
-            return user?.active === true;
+            return (await getUserAccess(db, session.userId))?.active === true;
           },
         },
       },

@@ -1,7 +1,8 @@
 // Import entry point: detect the format, run it in one transaction, record the import.
 import path from "node:path";
 import type { Db } from "@/db/client";
-import { failInterruptedImports, finishImport, RunWriter, startImport, type WriteCounts } from "@/db/queries/ingest";
+import { failInterruptedImports, finishImport, startImport } from "@/db/queries/imports";
+import { RunWriter, type WriteCounts } from "@/db/queries/ingest";
 import { recordAudit } from "@/db/queries/audit";
 import { IngestError, IssueList } from "./errors";
 import { isNativeRun, readNativeHeader, writeNativeRun } from "./native";
