@@ -1,5 +1,6 @@
 // Import entry point: detect the format, run it in one transaction, record the import.
 import path from "node:path";
+import { CLI_ACTOR } from "@/lib/auth/actor";
 import type { Db } from "@/db/client";
 import { failInterruptedImports, finishImport, startImport } from "@/db/queries/imports";
 import { RunWriter, type WriteCounts } from "@/db/queries/ingest";
@@ -60,7 +61,7 @@ export async function ingestPath(db: Db, inputPath: string, opts: IngestOptions 
       const unchanged = writer.runExisted && c.tasksNew === 0 && c.tasksChanged === 0 && c.trialsNew === 0;
       await recordAudit(tx, {
         actorId: opts.actor?.id ?? null,
-        actorLabel: opts.actor?.label ?? "cli",
+        actorLabel: opts.actor?.label ?? CLI_ACTOR.label,
         action: "ingest",
         targetType: "run",
         targetId: header.name,
