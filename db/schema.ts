@@ -161,6 +161,10 @@ export const trials = pgTable(
     finishedAt: ts("finished_at"),
     /** {environment_setup, agent_setup, agent_execution, verifier}: {started_at, finished_at}. */
     phases: jsonb("phases").$type<Record<string, { started_at: string | null; finished_at: string | null }>>(),
+    /** What was wrong with the trial's own files (e.g. a reward file holding text): kept, not fatal. */
+    problems: jsonb("problems").$type<string[]>(),
+    /** Where the trial came from: "run" (a native run's trials/) or the job directory it was ingested from. */
+    source: text("source"),
   },
   (t) => [uniqueIndex("trials_run_ext_uq").on(t.runId, t.taskId, t.extId), index("trials_task_idx").on(t.taskId)],
 );
@@ -176,6 +180,9 @@ export const trialTests = pgTable(
     status: text("status").notNull(),
     durationMs: doublePrecision("duration_ms"),
     message: text("message"),
+    /** The log and 0-based line where this test's failure is reported, when it could be found. */
+    logName: text("log_name"),
+    logLine: integer("log_line"),
   },
   (t) => [primaryKey({ columns: [t.trialId, t.seq] })],
 );
@@ -193,9 +200,42 @@ export const trialLogs = pgTable(
       .references(() => blobs.hash),
     bytes: integer("bytes").notNull(),
     lines: integer("lines").notNull(),
+    /** Its lines are in log_chunks (large logs); small logs are split from the blob when read. */
+    chunked: boolean("chunked").notNull().default(false),
   },
   (t) => [primaryKey({ columns: [t.trialId, t.name] })],
 );
+
+/**
+ * Large logs cut at line boundaries so any window of lines is read without touching the rest
+ * (the whole log stays in `blobs` for raw download). Lines longer than the cap are stored clipped;
+ * `clipped` lists [line offset within the chunk, full length in characters].
+ */
+export const logChunks = pgTable(
+  "log_chunks",
+  {
+    blobHash: text("blob_hash")
+      .notNull()
+      .references(() => blobs.hash),
+    firstLine: integer("first_line").notNull(),
+    lineCount: integer("line_count").notNull(),
+    content: text("content").notNull(),
+    clipped: jsonb("clipped").$type<[number, number][]>(),
+  },
+  (t) => [primaryKey({ columns: [t.blobHash, t.firstLine] })],
+);
+
+/** Round statistics saved under a name, to compare later runs against. */
+export const baselines = pgTable("baselines", {
+  id: serial("id").primaryKey(),
+  name: text("name").notNull().unique(),
+  runName: text("run_name").notNull(),
+  /** The slice the statistics were computed for (same keys as the Rounds page URL). */
+  slice: jsonb("slice").$type<Record<string, unknown>>().notNull().default({}),
+  stats: jsonb("stats").$type<Record<string, unknown>>().notNull(),
+  createdBy: text("created_by"),
+  createdAt: ts("created_at").notNull().defaultNow(),
+});
 
 export const evals = pgTable(
   "evals",
