@@ -131,4 +131,38 @@ describe.each(BACKENDS)("trials and logs on %s", (backend) => {
     const [row] = await execRows<{ n: number }>(database.db, sql`SELECT count(DISTINCT blob_hash)::int AS n FROM log_chunks`);
     expect(row?.n).toBe(2);
   });
+
+  test("Harbor jobs attach trials to the run's tasks by name, path or checksum, and report the rest", async () => {
+    const jobs = fs.mkdtempSync(path.join(dir, "..", "rst-jobs-"));
+    const trial = (job: string, name: string, res: Record<string, unknown>, config?: unknown) =>
+      writeTrialFiles(path.join(jobs, job, name), {
+        "result.json": JSON.stringify({ trial_name: name, agent_info: { name: "oracle" }, verifier_result: { rewards: { reward: 1 } }, ...res }),
+        ...(config ? { "config.json": JSON.stringify(config) } : {}),
+        "verifier/test-stdout.txt": "1 passed\n",
+      });
+    for (const job of ["job-1", "job-2"]) writeTrialFiles(path.join(jobs, job), { "result.json": "{}", "config.json": "{}" });
+    trial("job-1", "a1__x1", { task_name: "a1", task_checksum: "sum-a1" });
+    trial("job-1", "b1__x1", { task_name: "elsewhere/b1" }, { task: { path: "/data/tasks/b1" } });
+    trial("job-1", "zz__x1", { task_name: "zz", task_checksum: "sum-zz" });
+    const first = await ingestPath(database.db, path.join(jobs, "job-1"), { runName: "trials" });
+    expect(first).toMatchObject({ format: "harbor", run: "trials", trialsNew: 2, candidates: 3 });
+    expect(first.warnings.map((w) => `${w.file} ${w.message}`)).toEqual(["zz__x1 matches no task of the run (task_name zz, task_checksum sum-zz); not imported"]);
+
+    // A folder of jobs; the second job's trial is known only by the checksum an earlier trial had.
+    trial("job-2", "a1__x2", { task_name: "renamed", task_checksum: "sum-a1", agent_info: { name: "nop" }, verifier_result: { rewards: { reward: 0 } } });
+    const second = await ingestPath(database.db, jobs, { runName: "trials" });
+    expect(second).toMatchObject({ trialsNew: 1 });
+    const a1 = (await findTaskIds(database.db, "trials", ["a1"])).get("a1") ?? 0;
+    const a1Trials = (await listTaskTrials(database.db, a1)) ?? [];
+    expect(a1Trials.map((t) => [t.ext_id, t.check, t.source]).sort()).toEqual([
+      ["a1__nop1", "nop", "run"],
+      ["a1__oracle1", "oracle", "run"],
+      ["a1__x1", "oracle", "job-1"],
+      ["a1__x2", "nop", "job-2"],
+    ]);
+    const again = await ingestPath(database.db, jobs, { runName: "trials" });
+    expect(again).toMatchObject({ trialsNew: 0, unchanged: true });
+    await expect(ingestPath(database.db, jobs, { runName: "nope" })).rejects.toThrow(/no run named nope/);
+    fs.rmSync(jobs, { recursive: true, force: true });
+  });
 });
