@@ -5,48 +5,10 @@ import { storedBytes, storedText } from "@/lib/ingest/content";
 import { CHUNK_MAX_LINES } from "@/lib/ingest/log-chunks";
 import { displayLine, LINE_CAP, stripEscapes } from "@/lib/log/lines";
 import type { LogSearch, SearchResult } from "@/lib/log/search";
-import { testOrder, verdictOf, type Verdict } from "@/lib/trials/verdict";
+import type { LogRangeJson, TrialDetailJson, TrialJson, TrialLogJson } from "@/lib/api/types";
+import { testOrder, verdictOf } from "@/lib/trials/verdict";
 import type { Db } from "../client";
 import { blobs, logChunks, runs, tasks, trialLogs, trials, trialTests } from "../schema";
-
-export interface TrialTestJson {
-  name: string;
-  status: string;
-  duration_ms: number | null;
-  message: string | null;
-  log_name: string | null;
-  log_line: number | null;
-}
-
-export interface TrialLogJson {
-  name: string;
-  lines: number;
-  bytes: number;
-}
-
-type Phases = Record<string, { started_at: string | null; finished_at: string | null }>;
-
-export interface TrialJson {
-  id: number;
-  ext_id: string;
-  task_id: number | null;
-  check: CheckKind;
-  verdict: Verdict;
-  agent_name: string | null;
-  model_name: string | null;
-  reward: number | null;
-  rewards: Record<string, number> | null;
-  exception_type: string | null;
-  exception_message: string | null;
-  started_at: string | null;
-  finished_at: string | null;
-  phases: Phases;
-  problems: string[];
-  source: string | null;
-  content_hash: string | null;
-  tests: TrialTestJson[];
-  logs: TrialLogJson[];
-}
 
 const CHECK_ORDER: Record<CheckKind, number> = { oracle: 0, repeat: 1, nop: 2, "parent-solution": 3, agent: 4 };
 
@@ -109,12 +71,8 @@ export async function listTaskTrials(db: Db, taskId: number): Promise<TrialJson[
   return task ? trialsWhere(db, eq(trials.taskId, taskId)) : null;
 }
 
-export interface TrialDetail extends TrialJson {
-  task_ext_id: string | null;
-  run: string;
-}
 
-export async function getTrial(db: Db, trialId: number): Promise<TrialDetail | null> {
+export async function getTrial(db: Db, trialId: number): Promise<TrialDetailJson | null> {
   const [t] = await trialsWhere(db, eq(trials.id, trialId));
   if (!t) return null;
   const [ctx] = await db
@@ -166,16 +124,6 @@ export async function getLogMeta(db: Db, trialId: number, name: string): Promise
   return { trialId, name, ...row, logs };
 }
 
-export interface LogRangeJson {
-  name: string;
-  total_lines: number;
-  bytes: number;
-  from: number;
-  to: number;
-  lines: string[];
-  /** lines cut at LINE_CAP characters, with their full length */
-  clipped: { line: number; chars: number }[];
-}
 
 /** Raw lines [from, to) as stored (clipped), with the clipped ones' full lengths. */
 async function rawLines(db: Db, meta: LogMeta, from: number, to: number): Promise<{ lines: string[]; clipped: Map<number, number> }> {
