@@ -122,11 +122,11 @@ function TrialDetails({ trial: t }: { trial: TrialJson }) {
         <ul className="overflow-hidden rounded border border-line bg-surface">
           {t.logs.map((l) => (
             <li key={l.name} className="flex items-center gap-2 border-t border-line px-2 py-1 first:border-t-0">
-              <Link href={logHref(t.id, l.name)} className="min-w-0 flex-1 truncate font-mono hover:text-accent hover:underline" title={l.name}>
+              <Link href={logHref(t.id, l.name)} className="min-w-0 flex-1 font-mono break-all hover:text-accent hover:underline" title={l.name}>
                 <VisibleText text={l.name} />
               </Link>
-              <span className="font-mono text-faint tabular-nums">{formatInt(l.lines)} lines</span>
-              <span className="w-14 text-right font-mono text-faint tabular-nums">{formatBytes(l.bytes)}</span>
+              <span className="shrink-0 font-mono text-faint tabular-nums">{formatInt(l.lines)} ln</span>
+              <span className="w-14 shrink-0 text-right font-mono text-faint tabular-nums">{formatBytes(l.bytes)}</span>
             </li>
           ))}
           {t.logs.length === 0 && <li className="px-2 py-1 text-faint">No logs.</li>}
