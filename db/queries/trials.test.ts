@@ -9,7 +9,7 @@ import { ingestPath, type IngestSummary } from "@/lib/ingest";
 import { LINE_CAP } from "@/lib/log/lines";
 import { LogSearch } from "@/lib/log/search";
 import { findTaskIds } from "./tasks";
-import { getLogMeta, listTaskTrials, readLogBytes, readLogRange, searchLog } from "./trials";
+import { getLogMeta, listTaskTrials, readLogBytes, readLogRange, runValidation, searchLog } from "./trials";
 
 /** A log big enough to be stored in line chunks: numbered lines, every 997th an error in red. */
 function bigLog(lines: number): string {
@@ -130,6 +130,24 @@ describe.each(BACKENDS)("trials and logs on %s", (backend) => {
   test("logs of large trials are stored once per content", async () => {
     const [row] = await execRows<{ n: number }>(database.db, sql`SELECT count(DISTINCT blob_hash)::int AS n FROM log_chunks`);
     expect(row?.n).toBe(2);
+  });
+
+  test("run validation: outcomes per round and check kind, recurring exceptions, tasks never judged", async () => {
+    const v = await runValidation(database.db, "trials");
+    const cell = (round: number, check: string, verdict: string) => v?.cells.find((c) => c.round === round && c.check === check && c.verdict === verdict)?.trials ?? 0;
+    // round 0: s1 and s2 each have an oracle (reward 1) and a no-op (reward 0) run; s1 has more
+    expect(cell(0, "nop", "as-expected")).toBe(2);
+    expect(cell(0, "oracle", "as-expected")).toBe(4); // s1__oracle1, s2__oracle1, hostile, big
+    expect(cell(0, "oracle", "infra-error")).toBe(1);
+    expect(cell(0, "oracle", "no-reward")).toBe(1);
+    expect(cell(0, "parent-solution", "as-expected")).toBe(1);
+    // round 1: the rejected a2's oracle run earned nothing
+    expect(cell(1, "oracle", "unexpected")).toBe(1);
+    expect(v?.exceptions).toEqual([
+      { exception_type: "SandboxBuildFailedError", trials: 1, tasks: 1, example: "docker build failed: exit 1", example_task_id: s1 },
+    ]);
+    expect(v?.unvalidated_total).toBe(0);
+    expect(await runValidation(database.db, "no-such-run")).toBeNull();
   });
 
   test("Harbor jobs attach trials to the run's tasks by name, path or checksum, and report the rest", async () => {

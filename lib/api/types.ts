@@ -281,3 +281,41 @@ export interface LogRangeJson {
   /** lines cut at LINE_CAP characters, with their full length */
   clipped: { line: number; chars: number }[];
 }
+
+// A run's validation (the Validation page).
+/** Trials of one round and check kind with one kind of outcome (see runValidation). */
+export interface ValidationCell {
+  round: number;
+  check: CheckKind;
+  verdict: Verdict;
+  trials: number;
+}
+
+export interface RecurringException {
+  exception_type: string;
+  trials: number;
+  tasks: number;
+  /** one message, for a first look */
+  example: string | null;
+  /** the task of the first trial that raised it */
+  example_task_id: number;
+}
+
+export interface UnvalidatedTask {
+  id: number;
+  task_id: string;
+  round: number;
+  status: string;
+  trials: number;
+  /** the last infrastructure error among its trials, if any */
+  exception_type: string | null;
+}
+
+export interface RunValidationJson {
+  run: string;
+  cells: ValidationCell[];
+  exceptions: RecurringException[];
+  unvalidated: UnvalidatedTask[];
+  unvalidated_total: number;
+}
+

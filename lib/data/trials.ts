@@ -80,3 +80,7 @@ async function verifierText(db: Awaited<ReturnType<typeof readDb>>, trialId: num
   const text = range.lines.map(stripEscapes).join("\n");
   return { text: range.lines.length > 0 ? `${text}\n` : "", clipped: meta.lines > COMPARE_MAX_LINES };
 }
+
+export async function getRunValidation(actor: Actor | null, run: string) {
+  return trials.runValidation(await readDb(actor), run);
+}
