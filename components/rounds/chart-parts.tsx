@@ -89,7 +89,7 @@ export function seriesLines(series: readonly { key: string; label: string; color
 }
 
 /** A click on a round of a chart opens the task table with that round's accepted tasks of the
- * first run (or does nothing when the slice cannot be expressed as a task filter). */
+ * first run, within the page's slice. */
 export function openAcceptedOnClick(primary: { run: string; slice: RoundSliceJson } | undefined, push: (href: string) => void) {
   return (state: { activeLabel?: string | number } | null | undefined) => {
     const round = clickedRound(state);

@@ -47,11 +47,14 @@ describe("Rounds URL state", () => {
     expect(sliceKey({})).not.toBe(sliceKey({ category: "x" }));
   });
 
-  test("a bar opens the task table with the same filter; a seed family cannot be expressed there", () => {
+  test("a bar opens the task table with the same filter, seed family and rejection reason included", () => {
     expect(tasksHref("demo", { category: "data", review: "unreviewed" }, 10, { status: "accepted" })).toBe(
       "/tasks?category=data&review=unreviewed&round=10&run=demo&status=accepted",
     );
     expect(tasksHref("demo", {}, 3, { status: "accepted", operator: "jq-summary" })).toBe("/tasks?operator=jq-summary&round=3&run=demo&status=accepted");
-    expect(tasksHref("demo", { root: 5 }, 3)).toBeNull();
+    expect(tasksHref("demo", { root: 5 }, 3, { status: "rejected", reason: "oracle_failed" })).toBe(
+      "/tasks?reason=oracle_failed&root=5&round=3&run=demo&status=rejected",
+    );
+    expect(tasksHref("demo", { operator: "a" }, 3, { operator: "b" })).toBeNull();
   });
 });

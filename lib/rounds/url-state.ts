@@ -101,12 +101,25 @@ export function sliceToSearch(slice: RoundSliceJson): string {
 }
 
 /**
- * The task table filtered to exactly the tasks behind a bar or point, or null when the task
- * filter cannot express the slice (it has no seed-family filter yet).
+ * The task table filtered to exactly the tasks behind a bar, segment or point: the run, the round,
+ * the page's slice (seed family included) and what the mark adds (a status, an operator, a
+ * rejection reason). Null when the mark and the slice name different operators (no such tasks).
  */
-export function tasksHref(run: string, slice: RoundSliceJson, round: number, extra: { status?: "accepted" | "rejected"; operator?: string } = {}): string | null {
-  if (slice.root !== undefined) return null;
-  const operator = extra.operator ?? slice.operator;
+export function tasksHref(
+  run: string,
+  slice: RoundSliceJson,
+  round: number,
+  extra: { status?: "accepted" | "rejected"; operator?: string; reason?: string } = {},
+): string | null {
   if (slice.operator !== undefined && extra.operator !== undefined && extra.operator !== slice.operator) return null;
-  return `/tasks?${taskFilterToSearch({ run, round, status: extra.status, operator, category: slice.category, review: slice.review })}`;
+  return `/tasks?${taskFilterToSearch({
+    run,
+    round,
+    status: extra.status,
+    operator: extra.operator ?? slice.operator,
+    category: slice.category,
+    root: slice.root,
+    review: slice.review,
+    reason: extra.reason,
+  })}`;
 }
