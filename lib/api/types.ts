@@ -319,3 +319,20 @@ export interface RunValidationJson {
   unvalidated_total: number;
 }
 
+/** A saved baseline as listed: what it was computed for, by whom, and its size. */
+export interface BaselineSummaryJson {
+  id: number;
+  name: string;
+  /** The run whose statistics were saved (it may have changed or gone since). */
+  run: string;
+  slice: RoundSliceJson;
+  created_by: string | null;
+  created_at: string;
+  rounds: number;
+  candidates: number;
+}
+
+/** A baseline with its frozen statistics: the Rounds page draws them like a compared run. */
+export interface BaselineJson extends BaselineSummaryJson {
+  stats: RunRoundDetailJson;
+}

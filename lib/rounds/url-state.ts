@@ -42,14 +42,18 @@ function entries(input: Input): Record<string, string> {
   return out;
 }
 
+/** A parsed slice without its absent fields, so that equal slices compare and serialize equal. */
+export function compactSlice(parsed: z.infer<typeof sliceSchema>): RoundSliceJson {
+  const slice: RoundSliceJson = {};
+  for (const [k, v] of Object.entries(parsed)) if (v !== undefined) Object.assign(slice, { [k]: v });
+  return slice;
+}
+
 /** Strict parse of the slice parameters (the API answers 400 on a bad one). */
 export function parseSlice(input: Input): { ok: true; slice: RoundSliceJson } | { ok: false; error: z.ZodError } {
   const e = entries(input);
   const parsed = sliceSchema.safeParse({ category: e.category, operator: e.operator, root: e.root, review: e.review });
-  if (!parsed.success) return { ok: false, error: parsed.error };
-  const slice: RoundSliceJson = {};
-  for (const [k, v] of Object.entries(parsed.data)) if (v !== undefined) Object.assign(slice, { [k]: v });
-  return { ok: true, slice };
+  return parsed.success ? { ok: true, slice: compactSlice(parsed.data) } : { ok: false, error: parsed.error };
 }
 
 /** Lenient parse for the page: an unknown value falls back to its default instead of failing. */
