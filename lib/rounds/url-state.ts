@@ -1,4 +1,5 @@
-// The Rounds page's whole state lives in the URL: run, runs to compare, slice, metric, band, scale.
+// The Rounds page's whole state lives in the URL: run, runs and baselines to compare, slice,
+// metric, band, scale.
 // One zod schema parses the page's searchParams, the browser's URL and the API's query string.
 import { z } from "zod";
 import type { RoundMetric, RoundSliceJson } from "@/lib/api/types";
@@ -22,13 +23,15 @@ export const sliceSchema = z.object({
 export interface RoundsState {
   run?: string;
   compare: string[];
+  /** Ids of saved baselines drawn as further series (URL `baseline=3,7`). */
+  baselines: number[];
   slice: RoundSliceJson;
   metric: RoundMetric;
   band: Band;
   log: boolean;
 }
 
-export const DEFAULT_STATE: RoundsState = { compare: [], slice: {}, metric: "solution_lines", band: "iqr", log: false };
+export const DEFAULT_STATE: RoundsState = { compare: [], baselines: [], slice: {}, metric: "solution_lines", band: "iqr", log: false };
 
 type Input = URLSearchParams | Record<string, string | string[] | undefined>;
 
@@ -66,7 +69,11 @@ export function parseRoundsState(input: Input): RoundsState {
   const compare = [...new Set((e.compare ?? "").split(",").map((s) => s.trim()))]
     .filter((s) => s !== "" && s.length <= 200 && s !== run)
     .slice(0, MAX_COMPARE);
-  return { run, compare, slice: slice.ok ? slice.slice : {}, metric, band, log: e.log === "1" || e.log === "true" };
+  const baselines = [...new Set((e.baseline ?? "").split(",").map((s) => s.trim()))]
+    .filter((s) => /^[1-9]\d{0,9}$/.test(s) && Number(s) <= 2_147_483_647)
+    .map(Number)
+    .slice(0, MAX_COMPARE);
+  return { run, compare, baselines, slice: slice.ok ? slice.slice : {}, metric, band, log: e.log === "1" || e.log === "true" };
 }
 
 /** The URL parameters of a state; defaults are left out so that shared links stay short. */
@@ -74,6 +81,7 @@ export function roundsStateToParams(state: RoundsState): Record<string, string |
   return {
     run: state.run ?? null,
     compare: state.compare.length > 0 ? state.compare.join(",") : null,
+    baseline: state.baselines.length > 0 ? state.baselines.join(",") : null,
     category: state.slice.category ?? null,
     operator: state.slice.operator ?? null,
     root: state.slice.root !== undefined ? String(state.slice.root) : null,
