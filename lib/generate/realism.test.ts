@@ -82,7 +82,7 @@ describe("a 1500-task run", () => {
     }
   }, 600_000);
 
-  afterAll(() => fs.rmSync(base, { recursive: true, force: true }));
+  afterAll(() => fs.rmSync(base, { recursive: true, force: true }), 600_000);
 
   const series = (pick: (r: NonNullable<ReturnType<typeof rounds.get>>) => number): number[] =>
     Array.from({ length: 15 }, (_, i) => {
