@@ -3,7 +3,7 @@ import { and, asc, eq, gt, inArray, lt, sql } from "drizzle-orm";
 import type { CheckKind } from "@/lib/domain";
 import { storedBytes, storedText } from "@/lib/ingest/content";
 import { CHUNK_MAX_LINES } from "@/lib/ingest/log-chunks";
-import { displayLine, LINE_CAP, stripEscapes } from "@/lib/log/lines";
+import { displayLine, LINE_CAP, visibleLines } from "@/lib/log/lines";
 import type { LogSearch, SearchResult } from "@/lib/log/search";
 import type { LogRangeJson, RecurringException, RunValidationJson, TrialDetailJson, TrialJson, TrialLogJson, UnvalidatedTask, ValidationCell } from "@/lib/api/types";
 import { testOrder, verdictOf } from "@/lib/trials/verdict";
@@ -183,10 +183,9 @@ const SEARCH_CHUNKS_PER_QUERY = 32;
 
 /** Every line of the log through `search`, as the viewer shows it (escapes stripped). */
 export async function searchLog(db: Db, meta: LogMeta, search: LogSearch): Promise<SearchResult> {
-  const visible = (lines: string[]) => lines.map((l) => stripEscapes(displayLine(l)));
   if (!meta.chunked) {
     const { lines } = await rawLines(db, meta, 0, meta.lines);
-    search.scan(visible(lines), 0);
+    search.scan(visibleLines(lines.join("\n")), 0);
     return search.result();
   }
   let after = -1;
@@ -197,7 +196,7 @@ export async function searchLog(db: Db, meta: LogMeta, search: LogSearch): Promi
       .where(and(eq(logChunks.blobHash, meta.blobHash), gt(logChunks.firstLine, after)))
       .orderBy(asc(logChunks.firstLine))
       .limit(SEARCH_CHUNKS_PER_QUERY);
-    for (const r of rows) search.scan(visible(r.content.split("\n")), r.firstLine);
+    for (const r of rows) search.scan(visibleLines(r.content), r.firstLine);
     const last = rows[rows.length - 1];
     if (!last || rows.length < SEARCH_CHUNKS_PER_QUERY) break;
     after = last.firstLine;

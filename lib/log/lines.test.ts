@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { displayLine, ERROR_PATTERN, stripEscapes } from "./lines";
+import fc from "fast-check";
+import { displayLine, ERROR_PATTERN, stripEscapes, visibleLines } from "./lines";
 
 describe("displayLine", () => {
   it("collapses a carriage-return progress bar to its last frame and drops a CRLF's CR", () => {
@@ -28,5 +29,18 @@ describe("ERROR_PATTERN", () => {
   it("finds failures but not words that merely contain the letters", () => {
     for (const s of ["FAILED tests/test_a.py::t", "Traceback (most recent call last):", "E   AssertionError: x", "error: no such file"]) expect(re.test(s)).toBe(true);
     for (const s of ["terrorism", "0 errored_out_name_x", "all passed"]) expect(re.test(s)).toBe(false);
+  });
+});
+
+describe("visibleLines", () => {
+  it("equals stripping each displayed line one by one, whatever the bytes", () => {
+    const piece = fc.constantFrom("a", "b", " ", "\n", "\r", "\x1b", "[", "]", "8", ";", "m", "\x07", "\\", "\0", "\t", "31", "\u00e9");
+    fc.assert(
+      fc.property(fc.array(piece, { maxLength: 60 }), (parts) => {
+        const block = parts.join("");
+        expect(visibleLines(block)).toEqual(block.split("\n").map((l) => stripEscapes(displayLine(l))));
+      }),
+      { numRuns: 2000 },
+    );
   });
 });

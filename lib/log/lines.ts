@@ -16,9 +16,11 @@ export const ERROR_PATTERN =
  * ST), and the two-byte forms. The viewer renders SGR colours and drops the rest, exactly what
  * search skips, so match offsets line up with what is shown.
  */
-export const ESCAPES_SOURCE = String.raw`\x1b\[[0-?]*[ -/]*[@-~]|\x1b\][^\x07\x1b]*(?:\x07|\x1b\\)?|\x1b[@-Z\\-_]`;
+export const ESCAPES_SOURCE = String.raw`\x1b\[[0-?]*[ -/]*[@-~]|\x1b\][^\x07\x1b\n]*(?:\x07|\x1b\\)?|\x1b[@-Z\\-_]`;
 const ESCAPES = new RegExp(ESCAPES_SOURCE, "g");
 const CONTROLS = /[\x00-\x08\x0b-\x1a\x1c-\x1f\x7f]/g;
+/** Anything displayLine would change (CR is among the controls). */
+const NEEDS_DISPLAY = /[\x00-\x08\x0b-\x1a\x1c-\x1f\x7f]/;
 
 /**
  * Terminal-faithful enough for logs: a carriage return rewinds the line, so a progress bar that
@@ -27,6 +29,7 @@ const CONTROLS = /[\x00-\x08\x0b-\x1a\x1c-\x1f\x7f]/g;
  * and friends are visible and inert; TAB and ESC stay (ESC for the colour parser).
  */
 export function displayLine(raw: string): string {
+  if (!NEEDS_DISPLAY.test(raw)) return raw;
   let line = raw.endsWith("\r") ? raw.slice(0, -1) : raw;
   const cr = line.lastIndexOf("\r");
   if (cr !== -1) line = lastFrame(line);
@@ -46,4 +49,15 @@ function lastFrame(line: string): string {
 /** The visible text of a display line: what search matches and what highlight offsets count in. */
 export function stripEscapes(line: string): string {
   return line.includes("\x1b") ? line.replace(ESCAPES, "").replaceAll("\x1b", "\u241b") : line;
+}
+
+/**
+ * The visible text of every line of a block of raw lines ("\n"-separated), as displayLine and
+ * stripEscapes would give them one by one; a block with nothing for displayLine to do is
+ * stripped in one pass (escape sequences never span a newline), which is what makes searching a
+ * 50 MB log affordable.
+ */
+export function visibleLines(block: string): string[] {
+  if (!NEEDS_DISPLAY.test(block)) return stripEscapes(block).split("\n");
+  return block.split("\n").map((l) => stripEscapes(displayLine(l)));
 }
