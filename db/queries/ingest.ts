@@ -4,16 +4,18 @@
 // (drizzle's insert builder, the drivers' serializers) cost more than the database work itself.
 import { eq, getTableName, sql } from "drizzle-orm";
 import type { StoredContent } from "@/lib/ingest/content";
+import type { LogChunk } from "@/lib/ingest/log-chunks";
 import { SEARCH_VECTOR_PROBE, searchVector } from "@/lib/ingest/search-vector";
 import { execRows, type Db } from "../client";
 import { CHUNK_ROWS, chunks, insertJson, recordset } from "./bulk";
-import { blobs, evals, runs, taskFiles, tasks, trialLogs, trials, trialTests, type NewTask } from "../schema";
+import { blobs, evals, logChunks, runs, taskFiles, tasks, trialLogs, trials, trialTests, type NewTask } from "../schema";
 
 const BLOBS = recordset(blobs, ["hash", "size", "encoding", "content"]);
 const TASK_FILES = recordset(taskFiles, ["taskId", "path", "blobHash", "size"]);
 const EVALS = recordset(evals, ["taskId", "model", "k", "n", "successes", "meanReward"]);
-const TRIAL_TESTS = recordset(trialTests, ["trialId", "seq", "name", "status", "durationMs", "message"]);
-const TRIAL_LOGS = recordset(trialLogs, ["trialId", "name", "blobHash", "bytes", "lines"]);
+const TRIAL_TESTS = recordset(trialTests, ["trialId", "seq", "name", "status", "durationMs", "message", "logName", "logLine"]);
+const TRIAL_LOGS = recordset(trialLogs, ["trialId", "name", "blobHash", "bytes", "lines", "chunked"]);
+const LOG_CHUNKS = recordset(logChunks, ["blobHash", "firstLine", "lineCount", "content", "clipped"]);
 const TASK_KEYS = [
   "id", "parentId", "rootId", "depth", "path", "extId", "parentExtId", "round", "operator", "status", "rejectionReason", "repairAttempts", "createdAt", "name",
   "category", "declaredDifficulty", "contentHash", "metadata", "solutionLines", "commands", "distinctTools",
@@ -23,7 +25,7 @@ const TASK_KEYS = [
 const TASKS = recordset(tasks, TASK_KEYS);
 const TRIAL_KEYS = [
   "taskId", "extId", "check", "agentName", "modelName", "reward", "rewards", "exceptionType", "exceptionMessage",
-  "taskChecksum", "contentHash", "startedAt", "finishedAt", "phases",
+  "taskChecksum", "contentHash", "startedAt", "finishedAt", "phases", "problems", "source",
 ] as const satisfies readonly (keyof typeof trials.$inferInsert)[];
 const TRIALS = recordset(trials, TRIAL_KEYS);
 
@@ -49,8 +51,8 @@ export interface TrialInput {
   taskExtId: string;
   extId: string;
   row: Omit<typeof trials.$inferInsert, "runId" | "taskId" | "extId">;
-  tests: { name: string; status: string; durationMs: number | null; message: string | null }[];
-  logs: { name: string; stored: StoredContent; lines: number }[];
+  tests: { name: string; status: string; durationMs: number | null; message: string | null; logName: string | null; logLine: number | null }[];
+  logs: { name: string; stored: StoredContent; lines: number; chunks: LogChunk[] | null }[];
 }
 
 export interface WriteCounts {
@@ -114,6 +116,8 @@ export class RunWriter {
   /** task id → trial ext ids in the database */
   private existingTrials = new Map<number, Set<string>>();
   private seenBlobs = new Set<string>();
+  /** blobs whose log chunks this import wrote already */
+  private chunkedBlobs = new Set<string>();
   private pendingTasks: TaskInput[] = [];
   private pendingTrials: TrialInput[] = [];
   private pendingBytes = 0;
@@ -130,6 +134,19 @@ export class RunWriter {
     readonly runId: number,
     readonly runExisted: boolean,
   ) {}
+
+  /** A writer for trials of a run already in the database (Harbor job ingest): the run's tasks
+   * and trials are loaded, the run itself is left as it is. */
+  static async attach(tx: Db, runId: number): Promise<RunWriter> {
+    const writer = new RunWriter(tx, runId, true);
+    await writer.loadExisting();
+    return writer;
+  }
+
+  /** The database id of a task of this run, by its ext id. */
+  taskId(extId: string): number | undefined {
+    return this.taskIds.get(extId);
+  }
 
   static async open(tx: Db, run: RunInput): Promise<RunWriter> {
     const [found] = await tx.select({ id: runs.id }).from(runs).where(eq(runs.name, run.name));
@@ -212,7 +229,7 @@ export class RunWriter {
 
   async addTrial(t: TrialInput): Promise<void> {
     this.pendingTrials.push(t);
-    for (const l of t.logs) this.pendingBytes += l.stored.content.length;
+    for (const l of t.logs) this.pendingBytes += l.stored.content.length * (l.chunks ? 2 : 1);
     await this.maybeFlush();
   }
 
@@ -343,10 +360,24 @@ export class RunWriter {
         const trialId = ids.get(`${taskId}\u0000${t.extId}`);
         if (trialId === undefined) continue;
         t.tests.forEach((test, seq) => testRows.push({ trialId, seq, ...test }));
-        for (const l of t.logs) logRows.push({ trialId, name: l.name, blobHash: l.stored.hash, bytes: l.stored.size, lines: l.lines });
+        for (const l of t.logs) logRows.push({ trialId, name: l.name, blobHash: l.stored.hash, bytes: l.stored.size, lines: l.lines, chunked: l.chunks !== null });
       }
       for (const c of chunks(testRows, CHUNK_ROWS, (r) => (r.message?.length ?? 0) + r.name.length + 60)) await this.tx.execute(insertJson(trialTests, TRIAL_TESTS, c));
+      await this.writeLogChunks(part.flatMap(({ t }) => t.logs));
       for (const c of chunks(logRows)) await this.tx.execute(insertJson(trialLogs, TRIAL_LOGS, c));
+    }
+  }
+
+  /** Line chunks of large logs, once per blob (the same log content shares its chunks). */
+  private async writeLogChunks(logs: TrialInput["logs"]): Promise<void> {
+    const rows: (typeof logChunks.$inferInsert)[] = [];
+    for (const l of logs) {
+      if (!l.chunks || this.chunkedBlobs.has(l.stored.hash)) continue;
+      this.chunkedBlobs.add(l.stored.hash);
+      for (const c of l.chunks) rows.push({ blobHash: l.stored.hash, ...c });
+    }
+    for (const c of chunks(rows, CHUNK_ROWS, (r) => r.content.length + 100)) {
+      await this.tx.execute(insertJson(logChunks, LOG_CHUNKS, c, { tail: sql`ON CONFLICT DO NOTHING` }));
     }
   }
 

@@ -26,3 +26,17 @@ export function notFound(what: string): Response {
 export function parseId(raw: string): number | null {
   return /^[1-9]\d{0,9}$/.test(raw) && Number(raw) <= 2_147_483_647 ? Number(raw) : null;
 }
+
+/** Raw bytes as a download: never rendered by the browser, whatever they claim to be, and
+ * revalidated every time (a signed-out browser must not serve them from its cache). */
+export function attachment(bytes: Buffer, filename: string, etag: string): Response {
+  return new Response(new Uint8Array(bytes), {
+    headers: {
+      "content-type": "text/plain; charset=utf-8",
+      "content-disposition": `attachment; filename="${filename.replace(/[^\w.-]/g, "_")}"`,
+      "x-content-type-options": "nosniff",
+      "cache-control": "private, no-cache",
+      etag: `"${etag}"`,
+    },
+  });
+}

@@ -30,6 +30,11 @@ export function toStoredContent(bytes: Buffer): StoredContent {
   return { hash, size: bytes.length, encoding: "base64", content: bytes.toString("base64") };
 }
 
+/** The exact bytes stored content came from. */
+export function storedBytes(c: Pick<StoredContent, "encoding" | "content">): Buffer {
+  return c.encoding === "base64" ? Buffer.from(c.content, "base64") : Buffer.from(c.content.replaceAll(NUL_MARKER, "\0"), "utf8");
+}
+
 /** Readable text of stored content (lossy for binary: invalid bytes become U+FFFD). */
 export function storedText(c: Pick<StoredContent, "encoding" | "content">): string {
   return c.encoding === "utf8" ? c.content : Buffer.from(c.content, "base64").toString("utf8");

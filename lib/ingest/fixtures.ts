@@ -85,3 +85,78 @@ export function writeFixtureRun(name = "fixture"): string {
   write(path.join(dir, "evals.jsonl"), `${evals.join("\n")}\n`);
   return dir;
 }
+
+/** A trial directory with exactly these files (paths relative to it). */
+export function writeTrialFiles(base: string, files: Record<string, string | Buffer>): void {
+  for (const [rel, content] of Object.entries(files)) write(path.join(base, rel), content);
+}
+
+function result(name: string, taskName: string, extra: Record<string, unknown>): string {
+  return JSON.stringify({
+    id: name,
+    task_name: taskName,
+    trial_name: name,
+    agent_info: { name: "oracle", model_info: null },
+    verifier_result: { rewards: { reward: 1 } },
+    exception_info: null,
+    started_at: "2026-01-01T00:00:00Z",
+    finished_at: "2026-01-01T00:02:00Z",
+    ...extra,
+  });
+}
+
+/** Verifier output of a pytest run in which one of two tests failed (-rA --tb=short). */
+export const FAILING_PYTEST_OUTPUT = [
+  "============================= test session starts ==============================",
+  "collected 2 items",
+  "",
+  "../tests/test_outputs.py .F                                              [100%]",
+  "",
+  "=================================== FAILURES ===================================",
+  "_________________________________ test_report _________________________________",
+  "/tests/test_outputs.py:9: in test_report",
+  "    assert Path('/app/report.txt').exists()",
+  "E   AssertionError: assert False",
+  "==================================== PASSES ====================================",
+  "=========================== short test summary info ============================",
+  "PASSED ../tests/test_outputs.py::test_out",
+  "FAILED ../tests/test_outputs.py::test_report - AssertionError: assert False",
+  "========================= 1 failed, 1 passed in 0.05s ==========================",
+  "",
+].join("\n");
+
+/**
+ * Trials of `taskId` that are wrong or hostile in every way FORMATS.md §3 allows for, each named
+ * for what it exercises: none may stop the import or reach a browser unescaped.
+ */
+export function writeProblemTrials(dir: string, taskId: string): void {
+  const base = (name: string) => path.join(dir, "trials", taskId, name);
+  writeTrialFiles(base("no-result"), { "trial.log": "started\n" });
+  writeTrialFiles(base("bad-json"), { "result.json": '{"id": "bad-json", "task_name": ' });
+  writeTrialFiles(base("reward-text"), {
+    "result.json": result("reward-text", taskId, { verifier_result: null }),
+    "verifier/reward.txt": "PASSED\n",
+  });
+  writeTrialFiles(base("infra"), {
+    "result.json": result("infra", taskId, {
+      verifier_result: null,
+      exception_info: { exception_type: "SandboxBuildFailedError", exception_message: "docker build failed: exit 1" },
+    }),
+    "exception.txt": "Traceback (most recent call last):\nSandboxBuildFailedError: docker build failed\n",
+  });
+  writeTrialFiles(base("parent-check"), {
+    "result.json": result("parent-check", taskId, { verifier_result: { rewards: { reward: 0 } } }),
+    "check.json": JSON.stringify({ check: "parent-solution" }),
+    "verifier/test-stdout.txt": FAILING_PYTEST_OUTPUT,
+    "verifier/reward.txt": "0\n",
+  });
+  writeTrialFiles(base("hostile"), {
+    "result.json": result("hostile", taskId, {}),
+    "verifier/test-stdout.txt": Buffer.concat([
+      Buffer.from("nul:\0:end\n\x1b]8;;javascript:alert(1)\x07click me\x1b]8;;\x07\n"),
+      Buffer.from("progress 10%\rprogress 50%\rprogress 100%\n\x1b[1;31mred\x1b[0m\n"),
+      Buffer.from([0xff, 0xfe, 0x0a]),
+    ]),
+    "agent/oracle.txt": `${"x".repeat(10 * 1024 * 1024)}`,
+  });
+}

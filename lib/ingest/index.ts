@@ -5,7 +5,7 @@ import type { Db } from "@/db/client";
 import { failInterruptedImports, finishImport, startImport } from "@/db/queries/imports";
 import { RunWriter, type WriteCounts } from "@/db/queries/ingest";
 import { recordAudit } from "@/db/queries/audit";
-import { IngestError, IssueList } from "./errors";
+import { IngestError, IssueList, type IngestIssue } from "./errors";
 import { isNativeRun, readNativeHeader, writeNativeRun } from "./native";
 import type { ReadProgress } from "./native/read-run";
 import { isDirectory } from "./walk";
@@ -34,6 +34,8 @@ export interface IngestSummary extends WriteCounts {
   candidates: number;
   durationMs: number;
   unchanged: boolean;
+  /** problems that did not stop the import (malformed trials, trials of unknown tasks) */
+  warnings: IngestIssue[];
 }
 
 export async function detectFormat(p: string): Promise<IngestFormat> {
@@ -48,6 +50,7 @@ export async function ingestPath(db: Db, inputPath: string, opts: IngestOptions 
   await failInterruptedImports(db);
   const format = opts.format ?? (await detectFormat(dir));
   const issues = new IssueList();
+  const warnings = new IssueList();
   const header = await readNativeHeader(dir, issues, opts.runName);
   if (!header) throw new IngestError(issues.items);
   const importId = await startImport(db, { runName: header.name, format, sourcePath: opts.sourceLabel ?? dir });
@@ -55,7 +58,7 @@ export async function ingestPath(db: Db, inputPath: string, opts: IngestOptions 
   try {
     const result = await db.transaction(async (tx) => {
       const writer = await RunWriter.open(tx, { name: header.name, format, sourcePath: opts.sourceLabel ?? dir, meta: header.meta, createdAt: header.createdAt });
-      await writeNativeRun(dir, header, writer, issues, { onProgress: opts.onProgress, threads: opts.threads });
+      await writeNativeRun(dir, header, writer, issues, warnings, { onProgress: opts.onProgress, threads: opts.threads });
       issues.throwIfAny();
       const c = writer.counts;
       const unchanged = writer.runExisted && c.tasksNew === 0 && c.tasksChanged === 0 && c.trialsNew === 0;
@@ -77,6 +80,7 @@ export async function ingestPath(db: Db, inputPath: string, opts: IngestOptions 
       candidates: header.total,
       durationMs: Date.now() - started,
       unchanged: result.unchanged,
+      warnings: warnings.items,
       ...result.counts,
     };
     await finishImport(db, importId, { status: result.unchanged ? "unchanged" : "done", runId: result.runId, summary: { ...summary } });

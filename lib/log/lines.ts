@@ -36,8 +36,11 @@ export function displayLine(raw: string): string {
 /** The last non-empty frame of a line redrawn with carriage returns. */
 function lastFrame(line: string): string {
   const frames = line.split("\r");
-  for (let i = frames.length - 1; i >= 0; i--) if (stripEscapes(frames[i]).length > 0) return frames[i];
-  return frames[frames.length - 1];
+  for (let i = frames.length - 1; i >= 0; i--) {
+    const frame = frames[i] ?? "";
+    if (stripEscapes(frame).length > 0) return frame;
+  }
+  return "";
 }
 
 /** The visible text of a display line: what search matches and what highlight offsets count in. */

@@ -34,9 +34,10 @@ export async function writeNativeRun(
   header: NativeRunHeader,
   writer: RunWriter,
   issues: IssueList,
+  warnings: IssueList,
   opts: { onProgress?: (p: ReadProgress) => void; threads?: number } = {},
 ): Promise<void> {
-  const { records } = await streamRun(dir, writer, issues, { solverModel: header.solverModel, total: header.total, ...opts });
+  const { records } = await streamRun(dir, writer, issues, { solverModel: header.solverModel, total: header.total, warnings, ...opts });
   for (const [taskId, r] of records) {
     if (r.parent === null) continue;
     const parent = records.get(r.parent);
@@ -46,7 +47,7 @@ export async function writeNativeRun(
   const trialsDir = path.join(dir, "trials");
   if (await isDirectory(trialsDir)) {
     for (const name of (await fs.readdir(trialsDir)).sort()) {
-      if (!records.has(name)) issues.add(`trials/${name}`, "matches no task in lineage.jsonl");
+      if (!records.has(name)) warnings.add(`trials/${name}`, "matches no task in lineage.jsonl; its trials were not imported");
     }
   }
   if (issues.size === 0) await writer.finish();

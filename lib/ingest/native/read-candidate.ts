@@ -8,7 +8,7 @@ import { measureTask, passAtK } from "@/lib/metrics";
 import { sha256 } from "../content";
 import { IssueList, type IngestIssue } from "../errors";
 import { readHarborTask, searchableText } from "../harbor-task";
-import { readHarborTrial } from "../harbor-trial";
+import { readHarborTrial, type ParsedTrial } from "../harbor-trial";
 import { searchVector } from "../search-vector";
 import { isDirectorySync } from "../walk";
 import type { EvalRecord, LineageRecord } from "./schemas";
@@ -34,6 +34,8 @@ export interface CandidateResult {
   trials: TrialInput[];
   /** this candidate's problems, to be merged into the run's list */
   issues: IngestIssue[];
+  /** problems of its trials: reported, not fatal */
+  warnings: IngestIssue[];
 }
 
 export function contentHashOf(files: { path: string; stored: { hash: string } }[]): string {
@@ -48,7 +50,7 @@ export async function readCandidate(job: CandidateJob): Promise<CandidateResult>
   const display = `tasks/${rec.task_id}`;
   if (!isDirectorySync(taskDir)) {
     issues.add("lineage.jsonl", `task ${rec.task_id}: directory ${display}/ is missing`, line);
-    return { task: null, unchanged: false, trials: [], issues: issues.items };
+    return { task: null, unchanged: false, trials: [], issues: issues.items, warnings: [] };
   }
   const parsed = readHarborTask(taskDir, display, issues);
   const contentHash = contentHashOf(parsed.files);
@@ -87,11 +89,12 @@ export async function readCandidate(job: CandidateJob): Promise<CandidateResult>
       evals: job.evals.map((e) => ({ model: e.model, k: e.k, n: e.n, successes: e.successes, meanReward: e.mean_reward ?? null })),
     };
   }
-  const trials = readTrials(job, contentHash, issues);
-  return { task, unchanged: task === null, trials, issues: issues.items };
+  const warnings = new IssueList();
+  const trials = readTrials(job, contentHash, warnings);
+  return { task, unchanged: task === null, trials, issues: issues.items, warnings: warnings.items };
 }
 
-function readTrials(job: CandidateJob, contentHash: string, issues: IssueList): TrialInput[] {
+function readTrials(job: CandidateJob, contentHash: string, warnings: IssueList): TrialInput[] {
   const taskId = job.rec.task_id;
   const trialsDir = path.join(job.dir, "trials", taskId);
   if (!isDirectorySync(trialsDir)) return [];
@@ -103,28 +106,35 @@ function readTrials(job: CandidateJob, contentHash: string, issues: IssueList): 
     .map((d) => d.name)
     .sort();
   for (const name of names) {
-    const t = readHarborTrial(path.join(trialsDir, name), `trials/${taskId}/${name}`, issues);
+    const t = readHarborTrial(path.join(trialsDir, name), `trials/${taskId}/${name}`, warnings);
     if (!t) continue;
-    out.push({
-      taskExtId: taskId,
-      extId: name,
-      row: {
-        check: t.check,
-        agentName: t.agentName,
-        modelName: t.modelName,
-        reward: t.reward,
-        rewards: t.rewards,
-        exceptionType: t.exceptionType,
-        exceptionMessage: t.exceptionMessage,
-        taskChecksum: t.taskChecksum,
-        contentHash,
-        startedAt: t.startedAt,
-        finishedAt: t.finishedAt,
-        phases: t.phases,
-      },
-      tests: t.tests,
-      logs: t.logs,
-    });
+    out.push(trialInput(t, taskId, name, contentHash, "run"));
   }
   return out;
+}
+
+/** The rows of one parsed trial for the task `taskExtId`. */
+export function trialInput(t: ParsedTrial, taskExtId: string, extId: string, contentHash: string | null, source: string): TrialInput {
+  return {
+    taskExtId,
+    extId,
+    row: {
+      check: t.check,
+      agentName: t.agentName,
+      modelName: t.modelName,
+      reward: t.reward,
+      rewards: t.rewards,
+      exceptionType: t.exceptionType,
+      exceptionMessage: t.exceptionMessage,
+      taskChecksum: t.taskChecksum,
+      contentHash,
+      startedAt: t.startedAt,
+      finishedAt: t.finishedAt,
+      phases: t.phases,
+      problems: t.problems.length > 0 ? t.problems : null,
+      source,
+    },
+    tests: t.tests,
+    logs: t.logs,
+  };
 }

@@ -60,7 +60,7 @@ export async function streamRun(
   dir: string,
   writer: RunWriter,
   issues: IssueList,
-  opts: { solverModel: string | null; onProgress?: (p: ReadProgress) => void; total: number; threads?: number },
+  opts: { solverModel: string | null; onProgress?: (p: ReadProgress) => void; total: number; threads?: number; warnings: IssueList },
 ): Promise<{ records: Map<string, { parent: string | null; line: number; round: number }> }> {
   const evals = await readEvals(dir, issues);
   const records = new Map<string, { parent: string | null; line: number; round: number }>();
@@ -90,6 +90,7 @@ export async function streamRun(
   try {
     for await (const r of mapOrdered(jobs(), pool ? threads * AHEAD_PER_THREAD : AHEAD_INLINE, read)) {
       for (const issue of r.issues) issues.add(issue.file, issue.message, issue.line);
+      for (const w of r.warnings) opts.warnings.add(w.file, w.message, w.line);
       // Once anything is wrong the transaction rolls back: keep reading, to report every
       // problem, but stop writing.
       if (issues.size === 0) {

@@ -1,6 +1,7 @@
-import { notFound, parseId } from "@/lib/api/http";
+import { attachment, notFound, parseId } from "@/lib/api/http";
 import { route } from "@/lib/api/route";
 import { getTaskFile } from "@/lib/data/read";
+import { storedBytes } from "@/lib/ingest/content";
 
 export const dynamic = "force-dynamic";
 
@@ -10,16 +11,5 @@ export const GET = route<{ id: string; path: string[] }>("read", async ({ actor,
   const filePath = params.path.map((p) => decodeURIComponent(p)).join("/");
   const file = id === null ? null : await getTaskFile(actor, id, filePath);
   if (!file) return notFound("file");
-  const bytes = file.encoding === "base64" ? Buffer.from(file.content, "base64") : Buffer.from(file.content.replaceAll("\u2400", "\0"), "utf8");
-  const base = filePath.split("/").pop() ?? "file";
-  return new Response(new Uint8Array(bytes), {
-    headers: {
-      "content-type": "text/plain; charset=utf-8",
-      "content-disposition": `attachment; filename="${base.replace(/[^\w.-]/g, "_")}"`,
-      "x-content-type-options": "nosniff",
-      // Revalidated every time: a signed-out browser must not serve it from its cache.
-      "cache-control": "private, no-cache",
-      etag: `"${file.hash}"`,
-    },
-  });
+  return attachment(storedBytes(file), filePath.split("/").pop() ?? "file", file.hash);
 });

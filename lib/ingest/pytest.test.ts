@@ -1,0 +1,49 @@
+import { describe, expect, it } from "vitest";
+import { locateTests, parsePytestOutput } from "./pytest";
+
+const OUTPUT = [
+  "============================= test session starts ==============================",
+  "collected 3 items",
+  "",
+  "tests/test_outputs.py::test_report_exists PASSED                         [ 33%]",
+  "tests/test_outputs.py::test_report_totals \x1b[31mFAILED\x1b[0m                         [ 66%]",
+  "tests/test_outputs.py::TestArchive::test_members[gz] PASSED              [100%]",
+  "",
+  "=================================== FAILURES ===================================",
+  "__________________________ test_report_totals __________________________",
+  "",
+  "    def test_report_totals():",
+  ">       assert totals == 42",
+  "E       AssertionError: assert 41 == 42",
+  "=========================== short test summary info ============================",
+  "PASSED tests/test_outputs.py::test_report_exists",
+  "FAILED tests/test_outputs.py::test_report_totals - AssertionError: assert 41 == 42",
+  "PASSED tests/test_outputs.py::TestArchive::test_members[gz]",
+  "========================= 1 failed, 2 passed in 0.12s =========================",
+].join("\n");
+
+describe("parsePytestOutput", () => {
+  it("reads verbose and summary lines, with the summary's message", () => {
+    expect(parsePytestOutput(OUTPUT)).toEqual([
+      { name: "tests/test_outputs.py::test_report_exists", status: "passed", message: null },
+      { name: "tests/test_outputs.py::test_report_totals", status: "failed", message: "AssertionError: assert 41 == 42" },
+      { name: "tests/test_outputs.py::TestArchive::test_members[gz]", status: "passed", message: null },
+    ]);
+  });
+
+  it("finds nothing in output that is not pytest's", () => {
+    expect(parsePytestOutput("make: *** [all] Error 1\nFAILED\n")).toEqual([]);
+  });
+});
+
+describe("locateTests", () => {
+  it("points a failing test at its failure section and a passing one at its summary line", () => {
+    const lines = locateTests(OUTPUT, [
+      { name: "tests/test_outputs.py::test_report_totals", status: "failed" },
+      { name: "test_report_exists", status: "passed" },
+      { name: "tests/test_outputs.py::TestArchive::test_members[gz]", status: "passed" },
+      { name: "test_never_ran", status: "failed" },
+    ]);
+    expect(lines).toEqual([8, 14, 16, null]);
+  });
+});
