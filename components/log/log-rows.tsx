@@ -37,7 +37,7 @@ const INITIAL_RECT = { width: 1200, height: 720 };
 export function LogRows({ logRef, total, wrap, selected, matches, current, downloadUrl, onSelect, onLoading, handle }: LogRowsProps) {
   const scrollRef = useRef<HTMLDivElement>(null);
   const charWidth = useRef(7.2);
-  const gutterWidth = `calc(${String(Math.max(total, 1)).length + 1}ch + 1.25rem + 1px)`;
+  const gutterWidth = `calc(${Math.max(String(total).length, 2)}ch + 1.25rem + 1px)`;
 
   const virtualizer = useVirtualizer({
     count: total,
@@ -120,7 +120,7 @@ export function LogRows({ logRef, total, wrap, selected, matches, current, downl
       role="region"
       aria-label={`Log lines (${total.toLocaleString("en-US")})`}
       tabIndex={0}
-      className="relative min-h-0 flex-1 overflow-auto bg-surface font-mono text-xs leading-5 [tab-size:8] focus-visible:outline-offset-[-2px]"
+      className="relative min-h-0 flex-1 overflow-auto bg-surface font-mono text-xs leading-5 [tab-size:8] focus-visible:outline-1 focus-visible:outline-offset-[-1px] focus-visible:outline-accent/60"
     >
       <span data-probe aria-hidden="true" className="invisible absolute top-0 left-0 whitespace-pre">
         0000000000

@@ -54,7 +54,7 @@ export function LogSearchBox({ search, inputRef, onEscape }: LogSearchBoxProps) 
         role="status"
         aria-live="polite"
         title={listed < total ? `The first ${formatInt(listed)} can be stepped through` : undefined}
-        className={`min-w-20 text-xs whitespace-nowrap tabular-nums ${error ? "text-bad" : total === 0 && input && !searching ? "text-warn" : "text-muted"}`}
+        className={`${status ? "min-w-20" : ""} text-xs whitespace-nowrap tabular-nums ${error ? "text-bad" : total === 0 && input && !searching ? "text-warn" : "text-muted"}`}
       >
         {status}
         {listed < total && !error && <span className="text-faint">*</span>}
