@@ -84,7 +84,11 @@ function Piece({ piece }: { piece: ReturnType<typeof markSegments>[number] }) {
   if (piece.mark) {
     const style = look.style?.color ? { color: look.style.color } : undefined;
     return (
-      <mark className={`log-match ${piece.mark === "current" ? "log-match-current" : ""} ${look.className}`} style={style} data-current={piece.mark === "current" || undefined}>
+      <mark
+        className={["log-match", piece.mark === "current" && "log-match-current", look.className].filter(Boolean).join(" ")}
+        style={style}
+        data-current={piece.mark === "current" || undefined}
+      >
         <VisibleText text={piece.text} />
       </mark>
     );

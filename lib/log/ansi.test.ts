@@ -47,6 +47,12 @@ describe("ansiSegments", () => {
     expect(JSON.stringify(ansiSegments(line))).not.toContain("javascript");
   });
 
+  // displayLine turns the BEL that ends an OSC into ␇ before escapes are parsed, so the sequence
+  // runs on to the next ESC and its label is lost (inert, but gone): a lib/log/lines.ts matter.
+  it.fails("keeps the label of an OSC 8 link ended by BEL after displayLine", () => {
+    expect(text(displayLine("see \x1b]8;;javascript:alert(1)\x07click me\x1b]8;;\x07 now"))).toBe("see click me now");
+  });
+
   it("drops cursor moves, titles and other escapes; shows a lone ESC", () => {
     expect(ansiSegments("\x1b]0;title\x07a\x1b[2K\x1b[1Gb\x1bMc\x1b[?25l")).toEqual([{ text: "abc" }]);
     expect(text("x\x1b")).toBe("x\u241b");
