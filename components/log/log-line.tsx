@@ -3,7 +3,7 @@ import { VisibleText } from "@/components/code/visible-text";
 import { ansiSegments } from "@/lib/log/ansi";
 import { segmentLook } from "@/lib/log/ansi-style";
 import { LINE_CAP } from "@/lib/log/lines";
-import { type MatchRange, markSegments } from "@/lib/log/highlight";
+import { type MatchRange, markSegments, trimToLetters } from "@/lib/log/highlight";
 import type { LineMatch } from "@/lib/log/matches";
 import { formatInt } from "@/lib/format/number";
 
@@ -17,6 +17,8 @@ export type LogLineProps = {
   matches?: readonly LineMatch[];
   /** Start offset of the current match when it is on this line. */
   currentStart?: number;
+  /** Highlight only the letters of each match (the "first error" search). */
+  trimMatches?: boolean;
   selected: boolean;
   wrap: boolean;
   gutterWidth: string;
@@ -25,14 +27,14 @@ export type LogLineProps = {
 };
 
 export const LogLine = memo(function LogLine(props: LogLineProps) {
-  const { number, text, clippedChars, matches, currentStart, selected, wrap, gutterWidth, downloadUrl, onSelect } = props;
+  const { number, text, clippedChars, matches, currentStart, trimMatches, selected, wrap, gutterWidth, downloadUrl, onSelect } = props;
   const pieces = useMemo(() => {
     if (text === undefined) return null;
     const segments = ansiSegments(text);
     if (!matches) return segments;
     const ranges: MatchRange[] = matches.map((m) => ({ start: m.start, end: m.end, current: m.start === currentStart }));
-    return markSegments(segments, ranges);
-  }, [text, matches, currentStart]);
+    return markSegments(segments, trimMatches ? trimToLetters(ranges, segments.map((seg) => seg.text).join("")) : ranges);
+  }, [text, matches, currentStart, trimMatches]);
 
   const select = (e: MouseEvent<HTMLAnchorElement>) => {
     // Modified clicks keep their meaning (new tab, copy link); a plain click selects in place.
@@ -59,6 +61,14 @@ export const LogLine = memo(function LogLine(props: LogLineProps) {
         {number}
       </a>
       <span className={`pr-4 pl-3 ${wrap ? "min-w-0 flex-1 whitespace-pre-wrap [overflow-wrap:anywhere]" : "whitespace-pre"}`}>
+        {clippedChars !== undefined && (
+          <span
+            className="mr-2 rounded bg-warn-soft px-1 font-sans text-2xs text-warn select-none"
+            title={`This line has ${formatInt(clippedChars)} characters; the first ${formatInt(LINE_CAP)} are shown`}
+          >
+            cut
+          </span>
+        )}
         {pieces === null ? (
           <span className="text-faint select-none" aria-label="loading">
             ·
@@ -82,7 +92,8 @@ export const LogLine = memo(function LogLine(props: LogLineProps) {
 function Piece({ piece }: { piece: ReturnType<typeof markSegments>[number] }) {
   const look = segmentLook(piece);
   if (piece.mark) {
-    const style = look.style?.color ? { color: look.style.color } : undefined;
+    // The mark paints its own background; the current one its own text colour too.
+    const style = look.style?.color && piece.mark === "match" ? { color: look.style.color } : undefined;
     return (
       <mark
         className={["log-match", piece.mark === "current" && "log-match-current", look.className].filter(Boolean).join(" ")}

@@ -24,6 +24,7 @@ export type LogRowsProps = {
   selected: number | null;
   matches: ReadonlyMap<number, readonly LineMatch[]> | null;
   current: LineMatch | null;
+  trimMatches: boolean;
   downloadUrl: string;
   onSelect: (line: number) => void;
   onLoading: (loading: boolean, error: Error | null) => void;
@@ -34,7 +35,7 @@ const ROW = 20;
 // What the server assumes for the first render; the browser measures the real box right after.
 const INITIAL_RECT = { width: 1200, height: 720 };
 
-export function LogRows({ logRef, total, wrap, selected, matches, current, downloadUrl, onSelect, onLoading, handle }: LogRowsProps) {
+export function LogRows({ logRef, total, wrap, selected, matches, current, trimMatches, downloadUrl, onSelect, onLoading, handle }: LogRowsProps) {
   const scrollRef = useRef<HTMLDivElement>(null);
   const charWidth = useRef(7.2);
   const gutterWidth = `calc(${Math.max(String(total).length, 2)}ch + 1.25rem + 1px)`;
@@ -143,6 +144,7 @@ export function LogRows({ logRef, total, wrap, selected, matches, current, downl
                 clippedChars={line?.clippedChars}
                 matches={matches?.get(item.index)}
                 currentStart={current?.line === item.index ? current.start : undefined}
+                trimMatches={trimMatches}
                 selected={selected === number}
                 wrap={wrap}
                 gutterWidth={gutterWidth}

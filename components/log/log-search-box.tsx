@@ -53,8 +53,8 @@ export function LogSearchBox({ search, inputRef, onEscape }: LogSearchBoxProps) 
       <span
         role="status"
         aria-live="polite"
-        title={listed < total ? `The first ${formatInt(listed)} can be stepped through` : undefined}
-        className={`${status ? "min-w-20" : ""} text-xs whitespace-nowrap tabular-nums ${error ? "text-bad" : total === 0 && input && !searching ? "text-warn" : "text-muted"}`}
+        title={error ?? (listed < total ? `The first ${formatInt(listed)} can be stepped through` : undefined)}
+        className={`${status ? "min-w-20" : ""} max-w-72 truncate text-xs whitespace-nowrap tabular-nums ${error ? "text-bad" : total === 0 && input && !searching ? "text-warn" : "text-muted"}`}
       >
         {status}
         {listed < total && !error && <span className="text-faint">*</span>}

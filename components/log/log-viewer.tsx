@@ -130,7 +130,7 @@ export function LogViewer({ trialId, name, totalLines, bytes, logs }: LogViewerP
             load.loading && <span className="text-faint">Loading lines…</span>
           )}
           <span className="tabular-nums">
-            {formatInt(totalLines)} lines · {formatBytes(bytes)}
+            {formatInt(totalLines)} {totalLines === 1 ? "line" : "lines"} · {formatBytes(bytes)}
           </span>
           <span className="hidden items-center gap-1 text-faint xl:flex">
             <Kbd>Home</Kbd>
@@ -149,6 +149,7 @@ export function LogViewer({ trialId, name, totalLines, bytes, logs }: LogViewerP
           selected={selected}
           matches={search.byLine}
           current={search.currentMatch}
+          trimMatches={search.errorSearch}
           downloadUrl={downloadUrl}
           onSelect={select}
           onLoading={onLoading}

@@ -33,6 +33,8 @@ export interface LogSearchState {
   listed: number;
   current: number;
   currentMatch: LineMatch | null;
+  /** The results are those of "first error". */
+  errorSearch: boolean;
   byLine: ReadonlyMap<number, readonly LineMatch[]> | null;
 }
 
@@ -118,6 +120,7 @@ export function useLogSearch(ref: LogRef, topLine: () => number, onLand: (line: 
     listed: matches?.length ?? 0,
     current,
     currentMatch: matches && current >= 0 ? (matches[current] ?? null) : null,
+    errorSearch: active !== null && active.regex && active.q === ERROR_PATTERN,
     byLine,
   };
 }

@@ -1,7 +1,7 @@
 "use client";
 
 import { type UseQueryResult, useQueries, useQueryClient } from "@tanstack/react-query";
-import { useCallback, useEffect, useMemo } from "react";
+import { useCallback, useEffect, useMemo, useRef, useState } from "react";
 import { type HeldWindow, windowsFor, windowsToDrop } from "@/lib/log/windows";
 import { LOG_WINDOW, type LogRangeJson, type LogRef, logKeys, logWindowQuery } from "@/lib/query/logs";
 
@@ -9,6 +9,8 @@ import { LOG_WINDOW, type LogRangeJson, type LogRef, logKeys, logWindowQuery } f
 const AHEAD = 150;
 /** Windows kept after they leave the screen (each ≤ 1,000 lines; lines are capped at LINE_CAP). */
 const KEEP_IDLE = 6;
+/** How long the view must rest after a far jump before its windows are fetched. */
+const REST_MS = 60;
 
 export interface LoadedLine {
   text: string;
@@ -34,7 +36,22 @@ export function useLogWindows(ref: LogRef, first: number, last: number, total: n
   const queryClient = useQueryClient();
   const wanted = windowsFor(first - AHEAD, last + AHEAD, total, LOG_WINDOW);
   const wantedKey = wanted.join(",");
-  const { data, loading, error } = useQueries({ queries: wanted.map((w) => logWindowQuery(ref, w)), combine });
+
+  // Scrolling moves a window or so at a time: fetch at once. A jump far away (dragging the
+  // scrollbar across 700 windows) waits until the view rests, so the server is not asked for
+  // every window flown over. Windows already cached show either way.
+  const previous = useRef<number[]>(wanted);
+  const near = wanted.some((w) => previous.current.some((p) => Math.abs(p - w) <= 1));
+  useEffect(() => {
+    previous.current = wanted;
+  });
+  const [restedKey, setRestedKey] = useState(wantedKey);
+  useEffect(() => {
+    const timer = setTimeout(() => setRestedKey(wantedKey), REST_MS);
+    return () => clearTimeout(timer);
+  }, [wantedKey]);
+  const enabled = near || restedKey === wantedKey;
+  const { data, loading, error } = useQueries({ queries: wanted.map((w) => ({ ...logWindowQuery(ref, w), enabled })), combine });
 
   useEffect(() => {
     const held: HeldWindow[] = queryClient

@@ -1,6 +1,6 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { markSegments } from "./highlight";
+import { markSegments, trimToLetters } from "./highlight";
 
 describe("markSegments", () => {
   it("cuts styled segments at match edges and marks the current match", () => {
@@ -22,6 +22,12 @@ describe("markSegments", () => {
 
   it("skips empty and out-of-range matches", () => {
     expect(markSegments([{ text: "abc" }], [{ start: 1, end: 1, current: true }, { start: 5, end: 9, current: false }])).toEqual([{ text: "abc" }]);
+  });
+
+  it("shrinks error-pattern matches to the word", () => {
+    const visible = "x FAILED: y";
+    expect(trimToLetters([{ start: 1, end: 9 }], visible)).toEqual([{ start: 2, end: 8 }]);
+    expect(trimToLetters([{ start: 0, end: 1 }], " ")).toEqual([{ start: 1, end: 1 }]);
   });
 
   it("keeps the text intact (property)", () => {

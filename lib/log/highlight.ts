@@ -39,3 +39,17 @@ export function markSegments(segments: readonly AnsiSegment[], matches: readonly
   }
   return out;
 }
+
+/**
+ * Matches shrunk to their letters. The "first error" pattern matches the character on either side
+ * of the word too (`(^|[^A-Za-z])error([^A-Za-z]|$)`); the highlight shows just the word.
+ */
+export function trimToLetters<M extends { start: number; end: number }>(matches: readonly M[], visible: string): M[] {
+  const letter = (i: number) => /[A-Za-z]/.test(visible[i] ?? "");
+  return matches.map((m) => {
+    let { start, end } = m;
+    while (start < end && !letter(start)) start++;
+    while (end > start && !letter(end - 1)) end--;
+    return start === m.start && end === m.end ? m : { ...m, start, end };
+  });
+}
