@@ -1,4 +1,4 @@
-// npx tsx bench/log-browser.ts [--port 3244] [--data .data/bench-logs] [--repeat 5] [--no-build] [--keep]
+// npx tsx bench/log-browser.ts [--port 3244] [--data .data/bench-logs] [--repeat 5] [--jumps 60] [--no-build] [--keep]
 // Issue 5's browser budgets, measured in Chromium against a production server of its own (its
 // own port and data directory): navigation → first lines of a 50 MB log, End → last line on
 // screen, and the page's JS heap after opening it, after End, and after jumping around the log.
@@ -19,6 +19,7 @@ const { values: args } = parseArgs({
     repeat: { type: "string", default: "5" },
     "no-build": { type: "boolean", default: false },
     keep: { type: "boolean", default: false },
+    jumps: { type: "string", default: "60" },
   },
 });
 
@@ -64,15 +65,37 @@ function median(xs: number[]): number {
 
 const mb = (bytes: number) => Number((bytes / 2 ** 20).toFixed(1));
 
-/** JS heap of the page after a full garbage collection, and its DOM node count (CDP). */
-async function heap(page: Page): Promise<{ used_mb: number; total_mb: number; dom_nodes: number }> {
+/** Resident memory of the largest renderer process under the browser (the page's), from ps. */
+function rendererRssMb(browserPid: number | undefined): number | null {
+  if (!browserPid) return null;
+  const ps = spawnSync("ps", ["-eo", "pid=,ppid=,rss=,args="], { encoding: "utf8" });
+  if (ps.status !== 0) return null;
+  const procs = ps.stdout
+    .trim()
+    .split("\n")
+    .map((l) => /^\s*(\d+)\s+(\d+)\s+(\d+)\s+(.*)$/.exec(l))
+    .filter((m): m is RegExpExecArray => m !== null)
+    .map((m) => ({ pid: Number(m[1]), ppid: Number(m[2]), rssKb: Number(m[3]), args: m[4] ?? "" }));
+  const mine = new Set([browserPid]);
+  for (let grew = true; grew; ) {
+    grew = false;
+    for (const p of procs) if (mine.has(p.ppid) && !mine.has(p.pid)) grew = mine.add(p.pid) !== undefined;
+  }
+  const renderers = procs.filter((p) => mine.has(p.pid) && p.args.includes("--type=renderer"));
+  return renderers.length ? Math.round(Math.max(...renderers.map((p) => p.rssKb)) / 1024) : null;
+}
+
+let browserPid: number | undefined;
+
+/** JS heap of the page after a full garbage collection, its DOM node count (CDP), and its renderer's RSS. */
+async function heap(page: Page): Promise<{ used_mb: number; total_mb: number; dom_nodes: number; renderer_rss_mb: number | null }> {
   const cdp = await page.context().newCDPSession(page);
   await cdp.send("HeapProfiler.collectGarbage");
   await cdp.send("Performance.enable");
   const { metrics } = await cdp.send("Performance.getMetrics");
   await cdp.detach();
   const m = (name: string) => metrics.find((x) => x.name === name)?.value ?? 0;
-  return { used_mb: mb(m("JSHeapUsedSize")), total_mb: mb(m("JSHeapTotalSize")), dom_nodes: m("Nodes") };
+  return { used_mb: mb(m("JSHeapUsedSize")), total_mb: mb(m("JSHeapTotalSize")), dom_nodes: m("Nodes"), renderer_rss_mb: rendererRssMb(browserPid) };
 }
 
 /** Milliseconds from navigation start until line 1 shows its text. */
@@ -83,6 +106,30 @@ async function firstLines(page: Page, url: string): Promise<number> {
     undefined,
     { polling: "raf", timeout: 60_000 },
   );
+  return Math.round(Number(await handle.jsonValue()));
+}
+
+/** Where the first-lines time goes: server response, HTML done, first paint (ms from navigation start). */
+async function navigationTiming(page: Page): Promise<Record<string, number>> {
+  return page.evaluate(() => {
+    const nav = performance.getEntriesByType("navigation")[0] as PerformanceNavigationTiming | undefined;
+    const fcp = performance.getEntriesByName("first-contentful-paint")[0];
+    return {
+      response_start: Math.round(nav?.responseStart ?? 0),
+      response_end: Math.round(nav?.responseEnd ?? 0),
+      html_kb: Math.round((nav?.transferSize ?? 0) / 1024),
+      dom_content_loaded: Math.round(nav?.domContentLoadedEventEnd ?? 0),
+      first_contentful_paint: Math.round(fcp?.startTime ?? 0),
+    };
+  });
+}
+
+/** Milliseconds from navigation start until the viewer is interactive (it focuses its rows when hydrated). */
+async function interactive(page: Page): Promise<number> {
+  const handle = await page.waitForFunction(() => (document.activeElement?.getAttribute("aria-label")?.startsWith("Log lines") ? performance.now() : null), undefined, {
+    polling: "raf",
+    timeout: 60_000,
+  });
   return Math.round(Number(await handle.jsonValue()));
 }
 
@@ -138,6 +185,17 @@ async function windowTimings(page: Page): Promise<number[]> {
   );
 }
 
+/** Playwright does not expose the launched browser's pid; it is the newest chromium whose parent is this process. */
+async function findBrowserPid(): Promise<number | undefined> {
+  const ps = spawnSync("ps", ["-o", "pid=,args=", "--ppid", String(process.pid)], { encoding: "utf8" });
+  const line = ps.stdout
+    .trim()
+    .split("\n")
+    .filter((l) => l.includes("chromium"))
+    .pop();
+  return line ? Number(line.trim().split(/\s+/)[0]) : undefined;
+}
+
 async function main(): Promise<void> {
   const repeat = Number(args.repeat);
   fs.rmSync(dataDir, { recursive: true, force: true });
@@ -149,6 +207,7 @@ async function main(): Promise<void> {
     executablePath: "/usr/bin/chromium",
     args: ["--no-sandbox", "--disable-gpu", "--enable-precise-memory-info", "--disable-background-networking", "--no-first-run"],
   });
+  browserPid = await findBrowserPid();
   try {
     const api = await request.newContext({ baseURL: base });
     await apiSignIn(api, base, ADMIN.email, ADMIN.password);
@@ -161,14 +220,18 @@ async function main(): Promise<void> {
     const url = `${base}${logUrl(trialId, "verifier/test-stdout.txt")}`;
 
     const first: number[] = [];
+    const ready: number[] = [];
     const end: number[] = [];
-    let heapOpened = { used_mb: 0, total_mb: 0, dom_nodes: 0 };
-    let heapEnd = heapOpened;
+    let heapOpened: Awaited<ReturnType<typeof heap>> | null = null;
+    let heapEnd: Awaited<ReturnType<typeof heap>> | null = null;
     let windows: number[] = [];
+    const timings: Record<string, number>[] = [];
     for (let i = 0; i < repeat; i++) {
       const context = await browser.newContext({ storageState, viewport: { width: 1440, height: 900 } });
       const page = await context.newPage();
       first.push(await firstLines(page, url));
+      ready.push(await interactive(page));
+      timings.push(await navigationTiming(page));
       if (i === repeat - 1) heapOpened = await heap(page);
       end.push(await pressEnd(page));
       if (i === repeat - 1) {
@@ -181,9 +244,13 @@ async function main(): Promise<void> {
     const context = await browser.newContext({ storageState, viewport: { width: 1440, height: 900 } });
     const page = await context.newPage();
     await firstLines(page, url);
-    const roamCount = 60;
+    await interactive(page);
+    const roamCount = Number(args.jumps);
     await roam(page, roamCount);
     const heapRoamed = await heap(page);
+    // For scale: the same measurements on a page without the viewer.
+    await page.goto(`${base}/account`);
+    const heapOtherPage = await heap(page);
     await context.close();
 
     const load = fs.readFileSync("/proc/loadavg", "utf8").split(" ").slice(0, 3).join(" ");
@@ -193,11 +260,14 @@ async function main(): Promise<void> {
       import_seconds: importSeconds,
       runs: repeat,
       first_lines_ms: { median: median(first), all: first },
+      interactive_ms: { median: median(ready), all: ready },
+      navigation_ms: timings,
       end_to_last_line_ms: { median: median(end), all: end },
       window_fetch_ms: windows,
       heap_after_open: heapOpened,
       heap_after_end: heapEnd,
       [`heap_after_${roamCount}_jumps`]: heapRoamed,
+      heap_of_account_page: heapOtherPage,
     };
     fs.mkdirSync("bench/out", { recursive: true });
     fs.writeFileSync("bench/out/log-browser.json", `${JSON.stringify(results, null, 2)}\n`);

@@ -67,6 +67,21 @@ export function LogRows({ logRef, total, wrap, selected, matches, current, trimM
     if (probe) charWidth.current = probe.getBoundingClientRect().width / 10 || charWidth.current;
   }, []);
 
+  // The virtualizer keeps an object for every row it has laid out until it re-measures; across
+  // 700,000 rows that adds up. Rows are all one height unless wrapping, so re-measuring now and
+  // then costs nothing visible and keeps memory flat however far one scrolls.
+  const laidOut = useRef({ first: -1, count: 0 });
+  useEffect(() => {
+    const first = items[0]?.index ?? 0;
+    if (wrap || first === laidOut.current.first) return;
+    laidOut.current.first = first;
+    laidOut.current.count += items.length;
+    if (laidOut.current.count > 20_000) {
+      laidOut.current.count = 0;
+      virtualizer.measure();
+    }
+  });
+
   // Toggling wrap changes every row's height: forget the measurements, keep the top line in place.
   const lastTop = useRef(0);
   useEffect(() => {
