@@ -2,6 +2,9 @@
 export const TASK_STATUSES = ["accepted", "rejected"] as const;
 export type TaskStatus = (typeof TASK_STATUSES)[number];
 
+/** How the round statistics and the task filter name a rejection without a recorded reason. */
+export const NO_REASON = "(none)";
+
 export const REVIEW_STATES = ["unreviewed", "accepted", "rejected", "needs-changes", "skipped"] as const;
 export type ReviewState = (typeof REVIEW_STATES)[number];
 

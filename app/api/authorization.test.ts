@@ -8,6 +8,8 @@ import { eq, sql } from "drizzle-orm";
 import tar from "tar-stream";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import { useDatabase } from "@/db/client";
+import { createBaseline } from "@/db/queries/baselines";
+import { getRoundDetail } from "@/db/queries/stats";
 import { createToken } from "@/db/queries/tokens";
 import { createUser } from "@/db/queries/users";
 import { apiTokens, auditLog, sessions, users } from "@/db/schema";
@@ -31,6 +33,7 @@ interface Case {
   method: "GET" | "POST" | "PATCH" | "DELETE";
   url: string;
   params?: Record<string, unknown>;
+  /** A JSON body, or a function making one that must differ on each call (a unique name). */
   body?: unknown;
   /** A non-JSON body (the ingest upload). */
   raw?: { type: string; bytes: Buffer };
@@ -87,6 +90,9 @@ describe.each(BACKENDS)("authorization of every API route on %s", (backend) => {
     token = (await createToken(database.db, { name: "ci", role: "admin" }, CLI_ACTOR)).token;
     const victim = await createToken(database.db, { name: "victim", role: "viewer" }, CLI_ACTOR);
     ids.token = String(victim.id);
+    const stats = await getRoundDetail(database.db, "fx");
+    if (!stats) throw new Error("no statistics for fx");
+    for (const name of ["kept", "doomed"]) ids[`baseline-${name}`] = String((await createBaseline(database.db, { name, stats }, CLI_ACTOR))?.id);
   });
   afterAll(async () => {
     await database?.close();
@@ -107,7 +113,20 @@ describe.each(BACKENDS)("authorization of every API route on %s", (backend) => {
     },
     { file: "tasks/[id]/lineage", method: "GET", url: `/api/v1/tasks/${taskId}/lineage?descendants=1`, params: { id: String(taskId) }, role: "viewer" },
     { file: "tasks/[id]/diff", method: "GET", url: `/api/v1/tasks/${taskId}/diff?against=${taskId}`, params: { id: String(taskId) }, role: "viewer" },
+    { file: "tasks/[id]/trials", method: "GET", url: `/api/v1/tasks/${taskId}/trials`, params: { id: String(taskId) }, role: "viewer" },
+    { file: "trials/[id]", method: "GET", url: "/api/v1/trials/1", params: { id: "1" }, role: "viewer" },
+    {
+      file: "trials/[id]/logs/[...name]",
+      method: "GET",
+      url: "/api/v1/trials/1/logs/verifier/test-stdout.txt?from=0&to=10",
+      params: { id: "1", name: ["verifier", "test-stdout.txt"] },
+      role: "viewer",
+    },
     { file: "facets", method: "GET", url: "/api/v1/facets?run=fx", role: "viewer" },
+    { file: "baselines", method: "GET", url: "/api/v1/baselines", role: "viewer" },
+    { file: "baselines", method: "POST", url: "/api/v1/baselines", body: () => ({ name: `b-${Math.random()}`, run: "fx" }), role: "reviewer" },
+    { file: "baselines/[id]", method: "GET", url: `/api/v1/baselines/${ids["baseline-kept"]}`, params: { id: ids["baseline-kept"] }, role: "viewer" },
+    { file: "baselines/[id]", method: "DELETE", url: `/api/v1/baselines/${ids["baseline-doomed"]}`, params: { id: ids["baseline-doomed"] }, role: "admin" },
     { file: "me", method: "GET", url: "/api/v1/me", role: "viewer" },
     { file: "users", method: "GET", url: "/api/v1/users", role: "admin" },
     { file: "users", method: "POST", url: "/api/v1/users", body: { email: `new-${Math.random()}@example.org`, role: "viewer" }, role: "admin" },
@@ -128,7 +147,7 @@ describe.each(BACKENDS)("authorization of every API route on %s", (backend) => {
     const req = new Request(`${ORIGIN}${c.url}`, {
       method: c.method,
       headers: { host: "localhost:3000", ...(hasBody ? { "content-type": c.raw?.type ?? "application/json" } : {}), ...headers },
-      body: hasBody ? (c.raw ? new Uint8Array(c.raw.bytes) : JSON.stringify(c.body ?? {})) : undefined,
+      body: hasBody ? (c.raw ? new Uint8Array(c.raw.bytes) : JSON.stringify((typeof c.body === "function" ? c.body() : c.body) ?? {})) : undefined,
     });
     return handler(req, { params: Promise.resolve(c.params ?? {}) });
   }

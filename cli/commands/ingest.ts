@@ -1,5 +1,6 @@
 import type { Command } from "commander";
 import { INGEST_FORMATS, ingestPath, type IngestFormat } from "@/lib/ingest";
+import { formatIssue, type IngestIssue } from "@/lib/ingest/errors";
 import { CliError } from "../errors";
 import { createProgress } from "../progress";
 import { withDatabase } from "../with-db";
@@ -7,9 +8,9 @@ import { withDatabase } from "../with-db";
 export function registerIngest(program: Command): void {
   program
     .command("ingest")
-    .description("import a synthesis run (idempotent, all or nothing)")
-    .argument("<path>", "run directory")
-    .option("--run <name>", "run name (default: from run.json)")
+    .description("import a synthesis run, or Harbor job/trial directories into a run (idempotent, all or nothing)")
+    .argument("<path>", "a native run directory; or a Harbor job, a folder of jobs, a trials/ folder or one trial")
+    .option("--run <name>", "run name (native: default from run.json; Harbor: the run the trials belong to, default the only run)")
     .option("--format <format>", `force a format: ${INGEST_FORMATS.join(", ")}`)
     .option("--json", "print the summary as JSON")
     .action(async (p: string, o: { run?: string; format?: string; json?: boolean }) => {
@@ -28,6 +29,7 @@ export function registerIngest(program: Command): void {
           return;
         }
         const secs = (s.durationMs / 1000).toFixed(1);
+        printWarnings(s.warnings);
         if (s.unchanged) {
           process.stdout.write(`${s.run}: nothing new — all ${s.tasksUnchanged} tasks and their trials are already imported (${secs} s)\n`);
           return;
@@ -38,4 +40,12 @@ export function registerIngest(program: Command): void {
         );
       });
     });
+}
+
+/** Problems that did not stop the import, on stderr so a script's stdout stays the summary. */
+function printWarnings(warnings: IngestIssue[]): void {
+  if (warnings.length === 0) return;
+  const shown = warnings.slice(0, 20).map((w) => `  ${formatIssue(w)}`);
+  const more = warnings.length > 20 ? [`  … and ${warnings.length - 20} more (--json lists them all)`] : [];
+  process.stderr.write(`${warnings.length} warning${warnings.length === 1 ? "" : "s"} (imported anyway):\n${[...shown, ...more].join("\n")}\n`);
 }

@@ -2,6 +2,7 @@
 
 import { useRef, useState, type ReactNode } from "react";
 import { downloadCsv, exportPng, type LegendEntry } from "./export-image";
+import { markerPaint, markerPath } from "./marker";
 
 export type ChartCardProps = {
   id: string;
@@ -62,8 +63,9 @@ export function ChartCard({ id, title, subtitle, fileParts, legend, csv, childre
         <ul className="flex flex-wrap gap-x-4 gap-y-1 px-3 pt-1 pb-2.5 text-2xs text-muted" aria-label={`${title} legend`}>
           {legend.map((l) => (
             <li key={l.label} className="flex items-center gap-1.5">
-              <svg width="18" height="8" aria-hidden="true">
-                <line x1="0" y1="4" x2="18" y2="4" stroke={l.color} strokeWidth="3" strokeDasharray={l.dash || undefined} />
+              <svg width="18" height="10" aria-hidden="true">
+                <line x1="0" y1="5" x2="18" y2="5" stroke={l.color} strokeWidth="3" strokeDasharray={l.dash || undefined} />
+                {l.marker && <path d={markerPath(l.marker, 9, 5, 3)} {...markerPaint(l.marker, l.color, "var(--surface)")} />}
               </svg>
               <span>{l.label}</span>
             </li>

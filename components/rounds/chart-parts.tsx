@@ -5,6 +5,7 @@ import { Line } from "recharts";
 import type { RoundSliceJson } from "@/lib/api/types";
 import type { Marker } from "@/lib/rounds/palette";
 import { tasksHref } from "@/lib/rounds/url-state";
+import { markerPaint, markerPath } from "./marker";
 
 export const CHART_HEIGHT = 260;
 export const AXIS_TICK = { fontSize: 11 } as const;
@@ -41,20 +42,7 @@ type DotProps = { cx?: number; cy?: number; stroke?: string; value?: unknown };
 export function markerDot(marker: Marker, color: string) {
   function Dot({ cx, cy, value }: DotProps): ReactNode {
     if (cx === undefined || cy === undefined || value === null || value === undefined) return null;
-    const s = 3.5;
-    const common = { fill: color, stroke: color, strokeWidth: 1 };
-    switch (marker) {
-      case "square":
-        return <rect x={cx - s} y={cy - s} width={s * 2} height={s * 2} {...common} />;
-      case "triangle":
-        return <path d={`M${cx},${cy - s - 1}L${cx + s + 0.5},${cy + s}L${cx - s - 0.5},${cy + s}Z`} {...common} />;
-      case "diamond":
-        return <path d={`M${cx},${cy - s - 1}L${cx + s + 1},${cy}L${cx},${cy + s + 1}L${cx - s - 1},${cy}Z`} {...common} />;
-      case "cross":
-        return <path d={`M${cx - s},${cy - s}L${cx + s},${cy + s}M${cx + s},${cy - s}L${cx - s},${cy + s}`} stroke={color} strokeWidth={2} fill="none" />;
-      default:
-        return <circle cx={cx} cy={cy} r={s} {...common} />;
-    }
+    return <path d={markerPath(marker, cx, cy)} {...markerPaint(marker, color)} />;
   }
   return Dot;
 }
@@ -89,7 +77,7 @@ export function seriesLines(series: readonly { key: string; label: string; color
 }
 
 /** A click on a round of a chart opens the task table with that round's accepted tasks of the
- * first run (or does nothing when the slice cannot be expressed as a task filter). */
+ * first run, within the page's slice. */
 export function openAcceptedOnClick(primary: { run: string; slice: RoundSliceJson } | undefined, push: (href: string) => void) {
   return (state: { activeLabel?: string | number } | null | undefined) => {
     const round = clickedRound(state);

@@ -27,11 +27,11 @@ export function CountsChart({ run, fileParts }: CountsChartProps) {
     return row;
   });
   const byRound = new Map(run.rounds.map((r) => [r.round, r]));
-  const segment = (key: string, name: string, status: "accepted" | "rejected") =>
+  const segment = (key: string, name: string, status: "accepted" | "rejected", reason?: string) =>
     function Segment(p: BarShapeProps) {
       const row = p.payload as CountRow;
       const n = row[key] ?? 0;
-      const href = tasksHref(run.run, run.slice, row.round, { status });
+      const href = tasksHref(run.run, run.slice, row.round, { status, reason });
       return (
         <BarSegment
           x={p.x}
@@ -39,7 +39,7 @@ export function CountsChart({ run, fileParts }: CountsChartProps) {
           width={p.width}
           height={p.height}
           fill={p.fill ?? "#999999"}
-          label={`Round ${row.round}: ${formatInt(n)} ${name}${href ? (status === "accepted" ? " — open these tasks" : ` — open round ${row.round}'s rejected tasks`) : ""}`}
+          label={`Round ${row.round}: ${formatInt(n)} ${name}${href ? " — open these tasks" : ""}`}
           href={href}
           onOpen={(h) => router.push(h)}
         />
@@ -53,7 +53,7 @@ export function CountsChart({ run, fileParts }: CountsChartProps) {
     <ChartCard
       id="counts"
       title="Candidates per round"
-      subtitle={`Accepted and rejected (by reason) — ${run.run}. Click a bar for its tasks${run.slice.root !== undefined ? " (not available for a seed family)" : ""}.`}
+      subtitle={`Accepted and rejected (by reason) — ${run.run}. Click a segment for exactly its tasks.`}
       fileParts={fileParts}
       legend={legend}
       csv={() =>
@@ -108,7 +108,7 @@ export function CountsChart({ run, fileParts }: CountsChartProps) {
               stackId="c"
               fill={color(i)}
               isAnimationActive={false}
-              shape={segment(`r${i}`, `rejected (${reason})`, "rejected")}
+              shape={segment(`r${i}`, `rejected (${reason})`, "rejected", reason)}
             />
           ))}
         </BarChart>

@@ -39,7 +39,7 @@ export function DistributionChart({ runs, metric, band, log, fileParts }: Distri
   const primary = runs[0];
   const base = seriesStyle(0).color;
   const legend = [
-    ...runs.map((run, i) => ({ label: `median${runs.length > 1 ? ` · ${run.run}` : ""}`, color: seriesStyle(i).color, dash: seriesStyle(i).dash })),
+    ...runs.map((run, i) => ({ label: `median${runs.length > 1 ? ` · ${run.run}` : ""}`, ...seriesStyle(i) })),
     { label: `p25–p75${runs.length > 1 ? ` · ${primary?.run ?? ""}` : ""}`, color: `${base}61` },
     ...(band === "p10-p90" ? [{ label: "p10–p90", color: `${base}2a` }] : []),
   ];

@@ -2,11 +2,15 @@
 // theme variables resolve to real colours), drawn onto a canvas with the title and legend, and
 // downloaded. Nothing leaves the browser.
 import { safeFileName } from "@/lib/rounds/csv";
+import type { Marker } from "@/lib/rounds/palette";
+import { isStrokedMarker, markerPath } from "./marker";
 
 export interface LegendEntry {
   label: string;
   color: string;
   dash?: string;
+  /** The series' point marker, drawn on its legend line. */
+  marker?: Marker;
 }
 
 const STYLE_PROPS = [
@@ -105,6 +109,16 @@ export async function exportPng(container: HTMLElement, title: string, legend: L
       ctx.moveTo(x, y - 4);
       ctx.lineTo(x + 18, y - 4);
       ctx.stroke();
+      if (entry.marker) {
+        const shape = new Path2D(markerPath(entry.marker, x + 9, y - 4, 3));
+        ctx.setLineDash([]);
+        ctx.lineWidth = 2;
+        if (isStrokedMarker(entry.marker)) ctx.stroke(shape);
+        else {
+          ctx.fillStyle = entry.color;
+          ctx.fill(shape);
+        }
+      }
       ctx.fillStyle = fg;
       ctx.fillText(entry.label.slice(0, 40), x + 24, y);
     });

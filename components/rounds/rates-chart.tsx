@@ -23,7 +23,8 @@ export function RatesChart({ runs, fileParts }: RatesChartProps) {
     const name = single ? "" : ` · ${run.run}`;
     return [
       { key: `y${i}`, label: `yield${name}`, color: single ? ROLE_COLORS.yield : s.color, dash: single ? "" : s.dash, marker: single ? "circle" : s.marker, run: i },
-      { key: `v${i}`, label: `validation pass rate${name}`, color: single ? ROLE_COLORS.validation : s.color, dash: single ? DASHES[1] : "3 3", marker: single ? MARKERS[1] : "square", run: i },
+      // A run keeps its marker on both of its lines; the dotted line is always the validation rate.
+      { key: `v${i}`, label: `validation pass rate${name}`, color: single ? ROLE_COLORS.validation : s.color, dash: single ? DASHES[1] : "3 3", marker: single ? MARKERS[1] : s.marker, run: i },
     ];
   });
   const index = runs.map((run) => new Map(run.rounds.map((r) => [r.round, r])));
@@ -34,7 +35,7 @@ export function RatesChart({ runs, fileParts }: RatesChartProps) {
       title="Yield and validation pass rate"
       subtitle="Yield: accepted ÷ candidates. Validation: candidates whose oracle trial passed ÷ candidates with an oracle trial."
       fileParts={fileParts}
-      legend={series.map((s) => ({ label: s.label, color: s.color, dash: s.dash }))}
+      legend={series.map((s) => ({ label: s.label, color: s.color, dash: s.dash, marker: s.marker }))}
       csv={() =>
         toCsv(
           [

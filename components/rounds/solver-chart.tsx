@@ -25,7 +25,8 @@ export function SolverChart({ runs, fileParts }: SolverChartProps) {
     const name = single ? "" : ` · ${run.run}`;
     return [
       { key: `p${i}`, label: `${kOf(run)}${name}`, color: single ? ROLE_COLORS.passAtK : s.color, dash: single ? "" : s.dash, marker: single ? "circle" : s.marker, run: i },
-      { key: `c${i}`, label: `mean partial credit${name}`, color: single ? ROLE_COLORS.reward : s.color, dash: single ? DASHES[1] : "3 3", marker: single ? MARKERS[1] : "square", run: i },
+      // A run keeps its marker on both of its lines; the dotted line is always the partial credit.
+      { key: `c${i}`, label: `mean partial credit${name}`, color: single ? ROLE_COLORS.reward : s.color, dash: single ? DASHES[1] : "3 3", marker: single ? MARKERS[1] : s.marker, run: i },
     ];
   });
   const models = [...new Set(runs.map((r) => r.solver.model ?? "unknown model"))];
@@ -37,7 +38,7 @@ export function SolverChart({ runs, fileParts }: SolverChartProps) {
       title={`Solver: ${models.join(", ")}`}
       subtitle={`Mean ${primary ? kOf(primary) : "pass@k"} (unbiased estimator) and mean partial credit over accepted tasks with an evaluation.`}
       fileParts={fileParts}
-      legend={series.map((s) => ({ label: s.label, color: s.color, dash: s.dash }))}
+      legend={series.map((s) => ({ label: s.label, color: s.color, dash: s.dash, marker: s.marker }))}
       csv={() =>
         toCsv(
           [

@@ -3,6 +3,7 @@ export const NAV_ITEMS = [
   { href: "/", label: "Overview", key: "o" },
   { href: "/tasks", label: "Tasks", key: "t" },
   { href: "/rounds", label: "Rounds", key: "r" },
+  { href: "/validation", label: "Validation", key: "a" },
   { href: "/forest", label: "Forest", key: "e" },
   { href: "/flags", label: "Flags", key: "f" },
   { href: "/review", label: "Review", key: "v" },

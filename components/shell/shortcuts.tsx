@@ -11,6 +11,7 @@ const HELP: [keys: string[], what: string][] = [
   [["g", "o"], "Overview"],
   [["g", "t"], "Tasks"],
   [["g", "r"], "Rounds"],
+  [["g", "a"], "Validation"],
   [["g", "f"], "Flags"],
   [["g", "v"], "Review"],
   [["j"], "Next row (tables)"],

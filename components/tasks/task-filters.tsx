@@ -4,6 +4,7 @@ import { useState } from "react";
 import { FLAG_RULES, REVIEW_STATES, TASK_STATUSES } from "@/lib/domain";
 import type { FacetsJson } from "@/lib/api/types";
 import { RANGE_METRICS, type RangeMetric, type TaskFilter } from "@/lib/tasks/filter";
+import { CHIP_KEYS, FilterChips } from "./filter-chips";
 import { FilterSelect, RangeField } from "./filter-controls";
 import type { ParamPatch, UpdateOptions } from "./use-task-search";
 
@@ -25,7 +26,19 @@ export type TaskFiltersProps = {
 };
 
 /** Keys this bar owns; "Clear" removes them and keeps the run, the sort and the page size. */
-const FILTER_KEYS = ["round", "round_min", "round_max", "status", "review", "operator", "category", "flag", "q", ...RANGE_METRICS.flatMap((m) => [`${m}_min`, `${m}_max`])];
+const FILTER_KEYS = [
+  "round",
+  "round_min",
+  "round_max",
+  "status",
+  "review",
+  "operator",
+  "category",
+  "flag",
+  "q",
+  ...CHIP_KEYS,
+  ...RANGE_METRICS.flatMap((m) => [`${m}_min`, `${m}_max`]),
+];
 
 export function TaskFilters({ filter, facets, update }: TaskFiltersProps) {
   const metricActive = RANGE_METRICS.some((m) => filter[`${m}_min`] !== undefined || filter[`${m}_max`] !== undefined);
@@ -35,6 +48,7 @@ export function TaskFilters({ filter, facets, update }: TaskFiltersProps) {
 
   return (
     <div className="flex flex-col gap-2 rounded-lg border border-line bg-surface px-3 py-2">
+      <FilterChips filter={filter} update={update} />
       <div className="flex flex-wrap items-end gap-x-3 gap-y-2">
         <RangeField
           label="Round"

@@ -143,9 +143,10 @@ export class RunWriter {
     return writer;
   }
 
-  /** The database id of a task of this run, by its ext id. */
-  taskId(extId: string): number | undefined {
-    return this.taskIds.get(extId);
+  /** The content hash a task of this run has in the database (what a trial ran against, as far
+   * as anyone knows), or null. */
+  contentHashOf(extId: string): string | null {
+    return this.existing.get(extId)?.contentHash ?? null;
   }
 
   static async open(tx: Db, run: RunInput): Promise<RunWriter> {

@@ -6,6 +6,7 @@ import path from "node:path";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import { eq } from "drizzle-orm";
 import type { RoundDetailJson, RoundSliceJson } from "@/lib/api/types";
+import { NO_REASON } from "@/lib/domain";
 import { generateRun } from "@/lib/generate";
 import { ingestPath } from "@/lib/ingest";
 import { measureTask, passAtK } from "@/lib/metrics";
@@ -153,7 +154,7 @@ function expectRound(raw: RawTask[], got: RoundDetailJson) {
   if (wantRw === null) expect(got.mean_reward).toBeNull();
   else expect(got.mean_reward).toBeCloseTo(wantRw, 9);
   const reasons = new Map<string, number>();
-  for (const t of cands) if (t.status === "rejected") reasons.set(t.reason ?? "(none)", (reasons.get(t.reason ?? "(none)") ?? 0) + 1);
+  for (const t of cands) if (t.status === "rejected") reasons.set(t.reason ?? NO_REASON, (reasons.get(t.reason ?? NO_REASON) ?? 0) + 1);
   expect(Object.fromEntries(got.rejection_reasons.map((r) => [r.reason, r.count]))).toEqual(Object.fromEntries(reasons));
   const ops = new Map<string, { candidates: number; accepted: number }>();
   for (const t of cands) {

@@ -10,6 +10,7 @@ import type {
   RunRoundsJson,
   SeedFamilyJson,
 } from "@/lib/api/types";
+import { NO_REASON } from "@/lib/domain";
 import { PERCENTILES, ROUND_METRICS } from "@/lib/rounds/metrics";
 import { execRows, type Db } from "../client";
 import { runs } from "../schema";
@@ -123,7 +124,7 @@ export function roundDetailQuery(runId: number, slice: RoundSliceJson): SQL {
       ),
       reasons AS (
         SELECT round, json_agg(json_build_object('reason', reason, 'count', n) ORDER BY n DESC, reason) AS list
-        FROM (SELECT round, rejection_reason AS reason, count(*)::int AS n FROM s WHERE status = 'rejected' GROUP BY 1, 2) x
+        FROM (SELECT round, coalesce(rejection_reason, ${NO_REASON}) AS reason, count(*)::int AS n FROM s WHERE status = 'rejected' GROUP BY 1, 2) x
         GROUP BY round
       ),
       ops AS (
@@ -176,8 +177,8 @@ export async function getRoundDetailByRunId(db: Db, runId: number, slice: RoundS
       validation_passed: validationPassed,
       validation_rate: validated > 0 ? validationPassed / validated : null,
       solver_n: Number(r.solver_n),
-      rejection_reasons: jsonList<{ reason: string | null; count: number }>(r.rejection_reasons).map((x) => ({
-        reason: x.reason ?? "(none)",
+      rejection_reasons: jsonList<{ reason: string; count: number }>(r.rejection_reasons).map((x) => ({
+        reason: x.reason,
         count: Number(x.count),
       })),
       operators: jsonList<{ operator: string | null; candidates: number; accepted: number }>(r.operators).map((x) => ({

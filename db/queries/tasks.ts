@@ -3,6 +3,7 @@ import { and, asc, desc, eq, gte, inArray, isNotNull, isNull, lte, sql, type SQL
 import type { FacetsJson, TaskDetailJson, TaskListJson, TaskRefJson, TaskRowJson } from "@/lib/api/types";
 import type { RangeMetric, SortColumn, TaskFilter } from "@/lib/tasks/filter";
 import { RANGE_METRICS } from "@/lib/tasks/filter";
+import { NO_REASON } from "@/lib/domain";
 import { passAtK } from "@/lib/metrics/pass-at-k";
 import { searchTerms } from "@/lib/tasks/search";
 import { COUNT_CAPS, countCap, totalFromCappedCount, totalFromPage, type CountCaps } from "@/lib/tasks/total";
@@ -106,6 +107,10 @@ export function taskFilterWhere(f: TaskFilter): SQL | undefined {
   if (f.review) c.push(eq(tasks.reviewState, f.review));
   if (f.operator) c.push(eq(tasks.operator, f.operator));
   if (f.category) c.push(eq(tasks.category, f.category));
+  if (f.root !== undefined) c.push(eq(tasks.rootId, f.root));
+  // The round statistics count a missing reason as NO_REASON: the filter matches the same tasks.
+  if (f.reason === NO_REASON) c.push(sql`coalesce(${tasks.rejectionReason}, ${NO_REASON}) = ${NO_REASON}`);
+  else if (f.reason) c.push(eq(tasks.rejectionReason, f.reason));
   if (f.flag === "any") c.push(sql`${tasks.openFlags} > 0`);
   else if (f.flag) c.push(sql`EXISTS (SELECT 1 FROM flags fl WHERE fl.task_id = ${tasks.id} AND fl.rule = ${f.flag} AND fl.status = 'open')`);
   // The index holds punctuation-split words (lib/ingest), so "out-2.txt" is the phrase out 2 txt;

@@ -9,7 +9,7 @@ import { ingestPath, type IngestSummary } from "@/lib/ingest";
 import { LINE_CAP } from "@/lib/log/lines";
 import { LogSearch } from "@/lib/log/search";
 import { findTaskIds } from "./tasks";
-import { getLogMeta, listTaskTrials, readLogBytes, readLogRange, searchLog } from "./trials";
+import { getLogMeta, listTaskTrials, readLogBytes, readLogRange, runValidation, searchLog } from "./trials";
 
 /** A log big enough to be stored in line chunks: numbered lines, every 997th an error in red. */
 function bigLog(lines: number): string {
@@ -130,5 +130,57 @@ describe.each(BACKENDS)("trials and logs on %s", (backend) => {
   test("logs of large trials are stored once per content", async () => {
     const [row] = await execRows<{ n: number }>(database.db, sql`SELECT count(DISTINCT blob_hash)::int AS n FROM log_chunks`);
     expect(row?.n).toBe(2);
+  });
+
+  test("run validation: outcomes per round and check kind, recurring exceptions, tasks never judged", async () => {
+    const v = await runValidation(database.db, "trials");
+    const cell = (round: number, check: string, verdict: string) => v?.cells.find((c) => c.round === round && c.check === check && c.verdict === verdict)?.trials ?? 0;
+    // round 0: s1 and s2 each have an oracle (reward 1) and a no-op (reward 0) run; s1 has more
+    expect(cell(0, "nop", "as-expected")).toBe(2);
+    expect(cell(0, "oracle", "as-expected")).toBe(4); // s1__oracle1, s2__oracle1, hostile, big
+    expect(cell(0, "oracle", "infra-error")).toBe(1);
+    expect(cell(0, "oracle", "no-reward")).toBe(1);
+    expect(cell(0, "parent-solution", "as-expected")).toBe(1);
+    // round 1: the rejected a2's oracle run earned nothing
+    expect(cell(1, "oracle", "unexpected")).toBe(1);
+    expect(v?.exceptions).toEqual([
+      { exception_type: "SandboxBuildFailedError", trials: 1, tasks: 1, example: "docker build failed: exit 1", example_task_id: s1 },
+    ]);
+    expect(v?.unvalidated_total).toBe(0);
+    expect(await runValidation(database.db, "no-such-run")).toBeNull();
+  });
+
+  test("Harbor jobs attach trials to the run's tasks by name, path or checksum, and report the rest", async () => {
+    const jobs = fs.mkdtempSync(path.join(dir, "..", "rst-jobs-"));
+    const trial = (job: string, name: string, res: Record<string, unknown>, config?: unknown) =>
+      writeTrialFiles(path.join(jobs, job, name), {
+        "result.json": JSON.stringify({ trial_name: name, agent_info: { name: "oracle" }, verifier_result: { rewards: { reward: 1 } }, ...res }),
+        ...(config ? { "config.json": JSON.stringify(config) } : {}),
+        "verifier/test-stdout.txt": "1 passed\n",
+      });
+    for (const job of ["job-1", "job-2"]) writeTrialFiles(path.join(jobs, job), { "result.json": "{}", "config.json": "{}" });
+    trial("job-1", "a1__x1", { task_name: "a1", task_checksum: "sum-a1" });
+    trial("job-1", "b1__x1", { task_name: "elsewhere/b1" }, { task: { path: "/data/tasks/b1" } });
+    trial("job-1", "zz__x1", { task_name: "zz", task_checksum: "sum-zz" });
+    const first = await ingestPath(database.db, path.join(jobs, "job-1"), { runName: "trials" });
+    expect(first).toMatchObject({ format: "harbor", run: "trials", trialsNew: 2, candidates: 3 });
+    expect(first.warnings.map((w) => `${w.file} ${w.message}`)).toEqual(["zz__x1 matches no task of the run (task_name zz, task_checksum sum-zz); not imported"]);
+
+    // A folder of jobs; the second job's trial is known only by the checksum an earlier trial had.
+    trial("job-2", "a1__x2", { task_name: "renamed", task_checksum: "sum-a1", agent_info: { name: "nop" }, verifier_result: { rewards: { reward: 0 } } });
+    const second = await ingestPath(database.db, jobs, { runName: "trials" });
+    expect(second).toMatchObject({ trialsNew: 1 });
+    const a1 = (await findTaskIds(database.db, "trials", ["a1"])).get("a1") ?? 0;
+    const a1Trials = (await listTaskTrials(database.db, a1)) ?? [];
+    expect(a1Trials.map((t) => [t.ext_id, t.check, t.source]).sort()).toEqual([
+      ["a1__nop1", "nop", "run"],
+      ["a1__oracle1", "oracle", "run"],
+      ["a1__x1", "oracle", "job-1"],
+      ["a1__x2", "nop", "job-2"],
+    ]);
+    const again = await ingestPath(database.db, jobs, { runName: "trials" });
+    expect(again).toMatchObject({ trialsNew: 0, unchanged: true });
+    await expect(ingestPath(database.db, jobs, { runName: "nope" })).rejects.toThrow(/no run named nope/);
+    fs.rmSync(jobs, { recursive: true, force: true });
   });
 });

@@ -1,52 +1,14 @@
 // Validation trials of a task, and their logs read by line range or searched, never whole.
-import { and, asc, eq, gt, inArray, lt } from "drizzle-orm";
+import { and, asc, eq, gt, inArray, lt, sql } from "drizzle-orm";
 import type { CheckKind } from "@/lib/domain";
 import { storedBytes, storedText } from "@/lib/ingest/content";
 import { CHUNK_MAX_LINES } from "@/lib/ingest/log-chunks";
 import { displayLine, LINE_CAP, stripEscapes } from "@/lib/log/lines";
 import type { LogSearch, SearchResult } from "@/lib/log/search";
-import { testOrder, verdictOf, type Verdict } from "@/lib/trials/verdict";
-import type { Db } from "../client";
+import type { LogRangeJson, RecurringException, RunValidationJson, TrialDetailJson, TrialJson, TrialLogJson, UnvalidatedTask, ValidationCell } from "@/lib/api/types";
+import { testOrder, verdictOf } from "@/lib/trials/verdict";
+import { execRows, type Db } from "../client";
 import { blobs, logChunks, runs, tasks, trialLogs, trials, trialTests } from "../schema";
-
-export interface TrialTestJson {
-  name: string;
-  status: string;
-  duration_ms: number | null;
-  message: string | null;
-  log_name: string | null;
-  log_line: number | null;
-}
-
-export interface TrialLogJson {
-  name: string;
-  lines: number;
-  bytes: number;
-}
-
-type Phases = Record<string, { started_at: string | null; finished_at: string | null }>;
-
-export interface TrialJson {
-  id: number;
-  ext_id: string;
-  task_id: number | null;
-  check: CheckKind;
-  verdict: Verdict;
-  agent_name: string | null;
-  model_name: string | null;
-  reward: number | null;
-  rewards: Record<string, number> | null;
-  exception_type: string | null;
-  exception_message: string | null;
-  started_at: string | null;
-  finished_at: string | null;
-  phases: Phases;
-  problems: string[];
-  source: string | null;
-  content_hash: string | null;
-  tests: TrialTestJson[];
-  logs: TrialLogJson[];
-}
 
 const CHECK_ORDER: Record<CheckKind, number> = { oracle: 0, repeat: 1, nop: 2, "parent-solution": 3, agent: 4 };
 
@@ -109,12 +71,8 @@ export async function listTaskTrials(db: Db, taskId: number): Promise<TrialJson[
   return task ? trialsWhere(db, eq(trials.taskId, taskId)) : null;
 }
 
-export interface TrialDetail extends TrialJson {
-  task_ext_id: string | null;
-  run: string;
-}
 
-export async function getTrial(db: Db, trialId: number): Promise<TrialDetail | null> {
+export async function getTrial(db: Db, trialId: number): Promise<TrialDetailJson | null> {
   const [t] = await trialsWhere(db, eq(trials.id, trialId));
   if (!t) return null;
   const [ctx] = await db
@@ -166,16 +124,6 @@ export async function getLogMeta(db: Db, trialId: number, name: string): Promise
   return { trialId, name, ...row, logs };
 }
 
-export interface LogRangeJson {
-  name: string;
-  total_lines: number;
-  bytes: number;
-  from: number;
-  to: number;
-  lines: string[];
-  /** lines cut at LINE_CAP characters, with their full length */
-  clipped: { line: number; chars: number }[];
-}
 
 /** Raw lines [from, to) as stored (clipped), with the clipped ones' full lengths. */
 async function rawLines(db: Db, meta: LogMeta, from: number, to: number): Promise<{ lines: string[]; clipped: Map<number, number> }> {
@@ -263,3 +211,57 @@ export async function readLogBytes(db: Db, meta: LogMeta): Promise<Buffer> {
   return blob ? storedBytes(blob) : Buffer.alloc(0);
 }
 
+
+/** Validation of a whole run, computed by the database: outcomes per round and check kind, the
+ * exceptions that recur, and the tasks no oracle run ever judged (no trial, or only errors). */
+export async function runValidation(db: Db, runName: string, limit = 200): Promise<RunValidationJson | null> {
+  const [run] = await db.select({ id: runs.id }).from(runs).where(eq(runs.name, runName));
+  if (!run) return null;
+  // Grouped by the reward's class so that verdictOf stays the one definition of a verdict.
+  const groups = await execRows<{ round: number; check: CheckKind; reward: number | null; exc: boolean; n: number }>(
+    db,
+    sql`SELECT t.round, tr."check",
+          (CASE WHEN tr.reward IS NULL THEN NULL WHEN tr.reward >= 1 - 1e-9 THEN 1 WHEN tr.reward = 0 THEN 0 ELSE 0.5 END)::float8 AS reward,
+          tr.exception_type IS NOT NULL AS exc, count(*)::int AS n
+        FROM trials tr JOIN tasks t ON t.id = tr.task_id
+        WHERE tr.run_id = ${run.id}
+        GROUP BY 1, 2, 3, 4`,
+  );
+  const cells = new Map<string, ValidationCell>();
+  for (const g of groups) {
+    const verdict = verdictOf(g.check, g.reward, g.exc ? "exception" : null);
+    const key = `${g.round}\u0000${g.check}\u0000${verdict}`;
+    const cell = cells.get(key) ?? { round: g.round, check: g.check, verdict, trials: 0 };
+    cell.trials += g.n;
+    cells.set(key, cell);
+  }
+  const exceptions = await execRows<RecurringException>(
+    db,
+    sql`SELECT exception_type, count(*)::int AS trials, count(DISTINCT task_id)::int AS tasks,
+          (array_agg(left(exception_message, 500) ORDER BY id))[1] AS example, (array_agg(task_id ORDER BY id))[1]::int AS example_task_id
+        FROM trials WHERE run_id = ${run.id} AND exception_type IS NOT NULL
+        GROUP BY exception_type ORDER BY count(*) DESC, exception_type LIMIT 50`,
+  );
+  const judged = sql`tr.task_id = t.id AND tr."check" IN ('oracle', 'repeat') AND tr.reward IS NOT NULL`;
+  const unvalidated = await execRows<UnvalidatedTask>(
+    db,
+    sql`SELECT t.id, t.ext_id AS task_id, t.round, t.status,
+          (SELECT count(*)::int FROM trials x WHERE x.task_id = t.id) AS trials,
+          (SELECT x.exception_type FROM trials x WHERE x.task_id = t.id AND x.exception_type IS NOT NULL
+            ORDER BY x.finished_at DESC NULLS LAST, x.id DESC LIMIT 1) AS exception_type
+        FROM tasks t
+        WHERE t.run_id = ${run.id} AND NOT EXISTS (SELECT 1 FROM trials tr WHERE ${judged})
+        ORDER BY t.status, t.round, t.ext_id LIMIT ${limit}`,
+  );
+  const [total] = await execRows<{ n: number }>(
+    db,
+    sql`SELECT count(*)::int AS n FROM tasks t WHERE t.run_id = ${run.id} AND NOT EXISTS (SELECT 1 FROM trials tr WHERE ${judged})`,
+  );
+  return {
+    run: runName,
+    cells: [...cells.values()].sort((a, b) => a.round - b.round || a.check.localeCompare(b.check)),
+    exceptions,
+    unvalidated,
+    unvalidated_total: total?.n ?? 0,
+  };
+}

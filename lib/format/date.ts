@@ -29,3 +29,21 @@ export function formatAgo(iso: string | null | undefined, now: Date): string {
   }
   return "just now";
 }
+
+/** Milliseconds between two timestamps, or null when either is missing or unreadable. */
+export function spanMs(from: string | null | undefined, to: string | null | undefined): number | null {
+  if (!from || !to) return null;
+  const ms = new Date(to).getTime() - new Date(from).getTime();
+  return Number.isFinite(ms) && ms >= 0 ? ms : null;
+}
+
+/** A duration for people: "840 ms", "12.4 s", "3m 05s", "1h 02m". */
+export function formatDuration(ms: number | null | undefined): string {
+  if (ms === null || ms === undefined || !Number.isFinite(ms)) return "—";
+  if (ms < 1000) return `${Math.round(ms)} ms`;
+  const s = ms / 1000;
+  if (s < 60) return `${s.toFixed(1)} s`;
+  const m = Math.floor(s / 60);
+  if (m < 60) return `${m}m ${String(Math.round(s % 60)).padStart(2, "0")}s`;
+  return `${Math.floor(m / 60)}h ${String(m % 60).padStart(2, "0")}m`;
+}

@@ -4,13 +4,15 @@ import { CLI_ACTOR } from "@/lib/auth/actor";
 import type { Db } from "@/db/client";
 import { failInterruptedImports, finishImport, startImport } from "@/db/queries/imports";
 import { RunWriter, type WriteCounts } from "@/db/queries/ingest";
+import { runs } from "@/db/schema";
 import { recordAudit } from "@/db/queries/audit";
 import { IngestError, IssueList, type IngestIssue } from "./errors";
+import { findTrialDirs, writeHarborTrials } from "./harbor-jobs";
 import { isNativeRun, readNativeHeader, writeNativeRun } from "./native";
 import type { ReadProgress } from "./native/read-run";
 import { isDirectory } from "./walk";
 
-export const INGEST_FORMATS = ["native"] as const;
+export const INGEST_FORMATS = ["native", "harbor"] as const;
 export type IngestFormat = (typeof INGEST_FORMATS)[number];
 
 export interface IngestOptions {
@@ -41,46 +43,60 @@ export interface IngestSummary extends WriteCounts {
 export async function detectFormat(p: string): Promise<IngestFormat> {
   if (!(await isDirectory(p))) throw new IngestError([{ file: p, message: "not a directory (archives and JSONL arrive with a later release)" }]);
   if (await isNativeRun(p)) return "native";
-  throw new IngestError([{ file: p, message: "unrecognized layout: expected a native RST run (run.json + lineage.jsonl)" }]);
+  if (findTrialDirs(p)) return "harbor";
+  throw new IngestError([
+    { file: p, message: "unrecognized layout: expected a native RST run (run.json + lineage.jsonl) or Harbor job or trial directories (result.json)" },
+  ]);
 }
 
 export async function ingestPath(db: Db, inputPath: string, opts: IngestOptions = {}): Promise<IngestSummary> {
   const dir = path.resolve(inputPath);
-  const started = Date.now();
   await failInterruptedImports(db);
   const format = opts.format ?? (await detectFormat(dir));
-  const issues = new IssueList();
-  const warnings = new IssueList();
-  const header = await readNativeHeader(dir, issues, opts.runName);
-  if (!header) throw new IngestError(issues.items);
-  const importId = await startImport(db, { runName: header.name, format, sourcePath: opts.sourceLabel ?? dir });
+  return format === "harbor" ? ingestHarbor(db, dir, opts) : ingestNative(db, dir, opts);
+}
+
+interface Written {
+  runId: number;
+  counts: WriteCounts;
+  unchanged: boolean;
+}
+
+/**
+ * One import, recorded: the imports row (running → done/unchanged/failed), one transaction for
+ * the writes, and the audit row inside it, so a rolled-back import leaves no audit entry.
+ */
+async function recordedImport(
+  db: Db,
+  job: { runName: string; format: IngestFormat; dir: string; candidates: number; opts: IngestOptions; warnings: IssueList },
+  write: (tx: Db) => Promise<Written>,
+): Promise<IngestSummary> {
+  const { runName, format, dir, opts } = job;
+  const started = Date.now();
+  const importId = await startImport(db, { runName, format, sourcePath: opts.sourceLabel ?? dir });
   opts.onStart?.(importId);
   try {
     const result = await db.transaction(async (tx) => {
-      const writer = await RunWriter.open(tx, { name: header.name, format, sourcePath: opts.sourceLabel ?? dir, meta: header.meta, createdAt: header.createdAt });
-      await writeNativeRun(dir, header, writer, issues, warnings, { onProgress: opts.onProgress, threads: opts.threads });
-      issues.throwIfAny();
-      const c = writer.counts;
-      const unchanged = writer.runExisted && c.tasksNew === 0 && c.tasksChanged === 0 && c.trialsNew === 0;
+      const written = await write(tx);
       await recordAudit(tx, {
         actorId: opts.actor?.id ?? null,
         actorLabel: opts.actor?.label ?? CLI_ACTOR.label,
         action: "ingest",
         targetType: "run",
-        targetId: header.name,
-        details: { import_id: importId, format, source: dir, ...c, unchanged },
+        targetId: runName,
+        details: { import_id: importId, format, source: dir, ...written.counts, unchanged: written.unchanged, warnings: job.warnings.size },
       });
-      return { runId: writer.runId, counts: { ...c }, unchanged };
+      return written;
     });
     const summary: IngestSummary = {
       importId,
-      run: header.name,
+      run: runName,
       runId: result.runId,
       format,
-      candidates: header.total,
+      candidates: job.candidates,
       durationMs: Date.now() - started,
       unchanged: result.unchanged,
-      warnings: warnings.items,
+      warnings: job.warnings.items,
       ...result.counts,
     };
     await finishImport(db, importId, { status: result.unchanged ? "unchanged" : "done", runId: result.runId, summary: { ...summary } });
@@ -89,4 +105,45 @@ export async function ingestPath(db: Db, inputPath: string, opts: IngestOptions 
     await finishImport(db, importId, { status: "failed", error: (err as Error).message.slice(0, 10_000) });
     throw err;
   }
+}
+
+async function ingestNative(db: Db, dir: string, opts: IngestOptions): Promise<IngestSummary> {
+  const issues = new IssueList();
+  const warnings = new IssueList();
+  const header = await readNativeHeader(dir, issues, opts.runName);
+  if (!header) throw new IngestError(issues.items);
+  return recordedImport(db, { runName: header.name, format: "native", dir, candidates: header.total, opts, warnings }, async (tx) => {
+    const writer = await RunWriter.open(tx, { name: header.name, format: "native", sourcePath: opts.sourceLabel ?? dir, meta: header.meta, createdAt: header.createdAt });
+    await writeNativeRun(dir, header, writer, issues, warnings, { onProgress: opts.onProgress, threads: opts.threads });
+    issues.throwIfAny();
+    const c = writer.counts;
+    return { runId: writer.runId, counts: { ...c }, unchanged: writer.runExisted && c.tasksNew === 0 && c.tasksChanged === 0 && c.trialsNew === 0 };
+  });
+}
+
+/** Trials for a run already imported: `--run`, or the only run there is. */
+async function ingestHarbor(db: Db, dir: string, opts: IngestOptions): Promise<IngestSummary> {
+  const refs = findTrialDirs(dir);
+  if (!refs) throw new IngestError([{ file: dir, message: "no Harbor job or trial directories (result.json) here" }]);
+  const run = await targetRun(db, dir, opts.runName);
+  const warnings = new IssueList(1000);
+  return recordedImport(db, { runName: run.name, format: "harbor", dir, candidates: refs.length, opts, warnings }, async (tx) => {
+    const writer = await RunWriter.attach(tx, run.id);
+    await writeHarborTrials(tx, dir, refs, writer, warnings, opts.onProgress);
+    return { runId: run.id, counts: { ...writer.counts }, unchanged: writer.counts.trialsNew === 0 };
+  });
+}
+
+async function targetRun(db: Db, dir: string, name: string | undefined): Promise<{ id: number; name: string }> {
+  const all = await db.select({ id: runs.id, name: runs.name }).from(runs).orderBy(runs.name);
+  if (name !== undefined) {
+    const found = all.find((r) => r.name === name);
+    if (!found) throw new IngestError([{ file: dir, message: `no run named ${name}; import the run before its trials` }]);
+    return found;
+  }
+  const [only, ...more] = all;
+  if (only && more.length === 0) return only;
+  throw new IngestError([
+    { file: dir, message: only ? `trials need a run: pass --run (one of ${all.map((r) => r.name).join(", ")})` : "trials need a run: import the run first" },
+  ]);
 }

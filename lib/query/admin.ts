@@ -1,9 +1,8 @@
 // Query factories and writes for the admin pages (people, tokens, audit log). The JSON shapes
 // are those of app/api/v1/{users,tokens,audit}.
 import { infiniteQueryOptions, keepPreviousData, queryOptions } from "@tanstack/react-query";
-import type { ApiErrorJson } from "@/lib/api/types";
 import type { Role } from "@/lib/domain";
-import { ApiError, fetchJson } from "./fetch-json";
+import { fetchJson, sendJson } from "./fetch-json";
 
 export interface PersonJson {
   id: string;
@@ -97,26 +96,6 @@ export function auditQuery(filter: AuditFilter) {
     getNextPageParam: (last) => last.next ?? undefined,
     staleTime: 0,
   });
-}
-
-/**
- * A write to the JSON API; errors become ApiError with the server's message. Always a JSON body
- * (`{}` when there is nothing to say): the API refuses writes with a body of another type.
- */
-async function sendJson<T>(method: "POST" | "PATCH" | "DELETE", path: string, body: object = {}): Promise<T> {
-  const res = await fetch(path, {
-    method,
-    credentials: "same-origin",
-    headers: { accept: "application/json", "content-type": "application/json" },
-    body: JSON.stringify(body),
-  });
-  const json: unknown = await res.json().catch(() => null);
-  if (!res.ok) {
-    const error = (json as ApiErrorJson | null)?.error;
-    if (error && typeof error.message === "string") throw new ApiError(res.status, error.code, error.message);
-    throw new ApiError(res.status, "http_error", `${res.status} ${res.statusText}`);
-  }
-  return json as T;
 }
 
 export function addPerson(input: { email: string; name?: string; role: Role }) {

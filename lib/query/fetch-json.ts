@@ -1,4 +1,4 @@
-// The one place the browser reads the JSON API and trusts its shape.
+// The one place the browser reads and writes the JSON API and trusts its shape.
 import type { ApiErrorJson } from "@/lib/api/types";
 
 export class ApiError extends Error {
@@ -25,4 +25,23 @@ export async function fetchJson<T>(path: string, signal?: AbortSignal): Promise<
     throw new ApiError(res.status, "http_error", `${res.status} ${res.statusText}`);
   }
   return body as T;
+}
+
+/**
+ * A write to the JSON API; errors become ApiError with the server's message. Always a JSON body
+ * (`{}` when there is nothing to say): the API refuses writes with a body of another type.
+ */
+export async function sendJson<T>(method: "POST" | "PATCH" | "DELETE", path: string, body: object = {}): Promise<T> {
+  const res = await fetch(path, {
+    method,
+    credentials: "same-origin",
+    headers: { accept: "application/json", "content-type": "application/json" },
+    body: JSON.stringify(body),
+  });
+  const json: unknown = await res.json().catch(() => null);
+  if (!res.ok) {
+    if (isApiError(json)) throw new ApiError(res.status, json.error.code, json.error.message);
+    throw new ApiError(res.status, "http_error", `${res.status} ${res.statusText}`);
+  }
+  return json as T;
 }

@@ -1,6 +1,6 @@
 // Chart rows from round statistics: one row per round, one key per run (v0, v1, …) so that
 // runs compared on the same axes line up by round even when they have different rounds.
-import type { RoundDetailJson, RunRoundDetailJson } from "@/lib/api/types";
+import type { BaselineJson, RoundDetailJson, RunRoundDetailJson } from "@/lib/api/types";
 
 export type Row = { round: number } & Record<string, number | [number, number] | null>;
 
@@ -44,4 +44,9 @@ export function topOperators(run: RunRoundDetailJson, top: number): string[] {
 /** Positive values only on a log axis: zero and below have no place there. */
 export function forLog(v: number | null, log: boolean): number | null {
   return log && v !== null && v <= 0 ? null : v;
+}
+
+/** A saved baseline drawn like a compared run, named so that it is not taken for one. */
+export function baselineSeries(b: BaselineJson): RunRoundDetailJson {
+  return { ...b.stats, run: `${b.name} (baseline)` };
 }

@@ -7,11 +7,12 @@ describe("Rounds URL state", () => {
   });
 
   test("parses every choice and writes it back unchanged", () => {
-    const search = "run=demo&compare=b%2Cc&category=data&operator=jq-summary&root=12&review=accepted&metric=commands&band=p10-p90&log=1";
+    const search = "run=demo&compare=b%2Cc&baseline=3%2C7&category=data&operator=jq-summary&root=12&review=accepted&metric=commands&band=p10-p90&log=1";
     const state = parseRoundsState(new URLSearchParams(search));
     expect(state).toEqual({
       run: "demo",
       compare: ["b", "c"],
+      baselines: [3, 7],
       slice: { category: "data", operator: "jq-summary", root: 12, review: "accepted" },
       metric: "commands",
       band: "p10-p90",
@@ -38,8 +39,9 @@ describe("Rounds URL state", () => {
     expect(parseSlice(new URLSearchParams("category=&operator=x"))).toEqual({ ok: true, slice: { operator: "x" } });
   });
 
-  test("compare drops the run itself, duplicates and blanks", () => {
+  test("compare drops the run itself, duplicates and blanks; baselines are ids", () => {
     expect(parseRoundsState({ run: "a", compare: "a,b,,b,c" }).compare).toEqual(["b", "c"]);
+    expect(parseRoundsState({ baseline: "4,x,4,,0,-2,9" }).baselines).toEqual([4, 9]);
   });
 
   test("slice keys are stable whatever the order of fields", () => {
@@ -47,11 +49,14 @@ describe("Rounds URL state", () => {
     expect(sliceKey({})).not.toBe(sliceKey({ category: "x" }));
   });
 
-  test("a bar opens the task table with the same filter; a seed family cannot be expressed there", () => {
+  test("a bar opens the task table with the same filter, seed family and rejection reason included", () => {
     expect(tasksHref("demo", { category: "data", review: "unreviewed" }, 10, { status: "accepted" })).toBe(
       "/tasks?category=data&review=unreviewed&round=10&run=demo&status=accepted",
     );
     expect(tasksHref("demo", {}, 3, { status: "accepted", operator: "jq-summary" })).toBe("/tasks?operator=jq-summary&round=3&run=demo&status=accepted");
-    expect(tasksHref("demo", { root: 5 }, 3)).toBeNull();
+    expect(tasksHref("demo", { root: 5 }, 3, { status: "rejected", reason: "oracle_failed" })).toBe(
+      "/tasks?reason=oracle_failed&root=5&round=3&run=demo&status=rejected",
+    );
+    expect(tasksHref("demo", { operator: "a" }, 3, { operator: "b" })).toBeNull();
   });
 });

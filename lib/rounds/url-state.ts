@@ -1,4 +1,5 @@
-// The Rounds page's whole state lives in the URL: run, runs to compare, slice, metric, band, scale.
+// The Rounds page's whole state lives in the URL: run, runs and baselines to compare, slice,
+// metric, band, scale.
 // One zod schema parses the page's searchParams, the browser's URL and the API's query string.
 import { z } from "zod";
 import type { RoundMetric, RoundSliceJson } from "@/lib/api/types";
@@ -22,13 +23,15 @@ export const sliceSchema = z.object({
 export interface RoundsState {
   run?: string;
   compare: string[];
+  /** Ids of saved baselines drawn as further series (URL `baseline=3,7`). */
+  baselines: number[];
   slice: RoundSliceJson;
   metric: RoundMetric;
   band: Band;
   log: boolean;
 }
 
-export const DEFAULT_STATE: RoundsState = { compare: [], slice: {}, metric: "solution_lines", band: "iqr", log: false };
+export const DEFAULT_STATE: RoundsState = { compare: [], baselines: [], slice: {}, metric: "solution_lines", band: "iqr", log: false };
 
 type Input = URLSearchParams | Record<string, string | string[] | undefined>;
 
@@ -42,14 +45,18 @@ function entries(input: Input): Record<string, string> {
   return out;
 }
 
+/** A parsed slice without its absent fields, so that equal slices compare and serialize equal. */
+export function compactSlice(parsed: z.infer<typeof sliceSchema>): RoundSliceJson {
+  const slice: RoundSliceJson = {};
+  for (const [k, v] of Object.entries(parsed)) if (v !== undefined) Object.assign(slice, { [k]: v });
+  return slice;
+}
+
 /** Strict parse of the slice parameters (the API answers 400 on a bad one). */
 export function parseSlice(input: Input): { ok: true; slice: RoundSliceJson } | { ok: false; error: z.ZodError } {
   const e = entries(input);
   const parsed = sliceSchema.safeParse({ category: e.category, operator: e.operator, root: e.root, review: e.review });
-  if (!parsed.success) return { ok: false, error: parsed.error };
-  const slice: RoundSliceJson = {};
-  for (const [k, v] of Object.entries(parsed.data)) if (v !== undefined) Object.assign(slice, { [k]: v });
-  return { ok: true, slice };
+  return parsed.success ? { ok: true, slice: compactSlice(parsed.data) } : { ok: false, error: parsed.error };
 }
 
 /** Lenient parse for the page: an unknown value falls back to its default instead of failing. */
@@ -62,7 +69,11 @@ export function parseRoundsState(input: Input): RoundsState {
   const compare = [...new Set((e.compare ?? "").split(",").map((s) => s.trim()))]
     .filter((s) => s !== "" && s.length <= 200 && s !== run)
     .slice(0, MAX_COMPARE);
-  return { run, compare, slice: slice.ok ? slice.slice : {}, metric, band, log: e.log === "1" || e.log === "true" };
+  const baselines = [...new Set((e.baseline ?? "").split(",").map((s) => s.trim()))]
+    .filter((s) => /^[1-9]\d{0,9}$/.test(s) && Number(s) <= 2_147_483_647)
+    .map(Number)
+    .slice(0, MAX_COMPARE);
+  return { run, compare, baselines, slice: slice.ok ? slice.slice : {}, metric, band, log: e.log === "1" || e.log === "true" };
 }
 
 /** The URL parameters of a state; defaults are left out so that shared links stay short. */
@@ -70,6 +81,7 @@ export function roundsStateToParams(state: RoundsState): Record<string, string |
   return {
     run: state.run ?? null,
     compare: state.compare.length > 0 ? state.compare.join(",") : null,
+    baseline: state.baselines.length > 0 ? state.baselines.join(",") : null,
     category: state.slice.category ?? null,
     operator: state.slice.operator ?? null,
     root: state.slice.root !== undefined ? String(state.slice.root) : null,
@@ -101,12 +113,25 @@ export function sliceToSearch(slice: RoundSliceJson): string {
 }
 
 /**
- * The task table filtered to exactly the tasks behind a bar or point, or null when the task
- * filter cannot express the slice (it has no seed-family filter yet).
+ * The task table filtered to exactly the tasks behind a bar, segment or point: the run, the round,
+ * the page's slice (seed family included) and what the mark adds (a status, an operator, a
+ * rejection reason). Null when the mark and the slice name different operators (no such tasks).
  */
-export function tasksHref(run: string, slice: RoundSliceJson, round: number, extra: { status?: "accepted" | "rejected"; operator?: string } = {}): string | null {
-  if (slice.root !== undefined) return null;
-  const operator = extra.operator ?? slice.operator;
+export function tasksHref(
+  run: string,
+  slice: RoundSliceJson,
+  round: number,
+  extra: { status?: "accepted" | "rejected"; operator?: string; reason?: string } = {},
+): string | null {
   if (slice.operator !== undefined && extra.operator !== undefined && extra.operator !== slice.operator) return null;
-  return `/tasks?${taskFilterToSearch({ run, round, status: extra.status, operator, category: slice.category, review: slice.review })}`;
+  return `/tasks?${taskFilterToSearch({
+    run,
+    round,
+    status: extra.status,
+    operator: extra.operator ?? slice.operator,
+    category: slice.category,
+    root: slice.root,
+    review: slice.review,
+    reason: extra.reason,
+  })}`;
 }

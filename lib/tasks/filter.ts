@@ -47,6 +47,10 @@ export const taskFilterSchema = z.object({
   review: z.enum(REVIEW_STATES).optional(),
   operator: z.string().min(1).max(200).optional(),
   category: z.string().min(1).max(200).optional(),
+  /** Database id of a seed: the tasks of its lineage family (tasks.root_id). */
+  root: z.coerce.number().int().min(1).max(2_147_483_647).optional(),
+  /** A rejection reason, or NO_REASON ("(none)") for tasks without one. */
+  reason: z.string().min(1).max(200).optional(),
   /** "any" for tasks with an open flag, or a rule id. */
   flag: z.string().min(1).max(100).optional(),
   q: z.string().max(500).optional(),

@@ -6,8 +6,11 @@ import { RoundsView } from "@/components/rounds/rounds-view";
 import { EmptyState } from "@/components/ui/empty-state";
 import { PageHeader } from "@/components/ui/page-header";
 import { requireActor } from "@/lib/auth/page";
+import { can } from "@/lib/auth/permissions";
+import { getBaseline, listBaselines } from "@/lib/data/baselines";
 import { getFacets, listRuns } from "@/lib/data/read";
 import { getRoundDetail, listSeedFamilies } from "@/lib/data/rounds";
+import { baselineQuery, baselinesQuery } from "@/lib/query/baselines";
 import { getServerQueryClient } from "@/lib/query/server";
 import { roundsQuery } from "@/lib/rounds/query";
 import { parseRoundsState } from "@/lib/rounds/url-state";
@@ -16,7 +19,7 @@ export const metadata: Metadata = { title: "Rounds" };
 
 type Props = { searchParams: Promise<Record<string, string | string[] | undefined>> };
 
-/** Prefetches the statistics of the run (and of the runs compared), so the charts paint with data. */
+/** Prefetches the statistics of the run (and of the runs and baselines compared), so the charts paint with data. */
 export default async function RoundsPage({ searchParams }: Props) {
   await connection();
   const actor = await requireActor();
@@ -45,6 +48,17 @@ export default async function RoundsPage({ searchParams }: Props) {
   const [facets, seeds] = await Promise.all([
     getFacets(actor, run),
     listSeedFamilies(actor, run),
+    queryClient.prefetchQuery({ ...baselinesQuery(), queryFn: async () => ({ items: await listBaselines(actor) }) }),
+    ...state.baselines.map((id) =>
+      queryClient.prefetchQuery({
+        ...baselineQuery(id),
+        queryFn: async () => {
+          const baseline = await getBaseline(actor, id);
+          if (!baseline) throw new Error(`baseline ${id} not found`);
+          return baseline;
+        },
+      }),
+    ),
     ...[run, ...state.compare.filter((c) => c !== run && runs.some((r) => r.name === c))].map((name) =>
       queryClient.prefetchQuery({
         ...roundsQuery(name, state.slice),
@@ -66,6 +80,8 @@ export default async function RoundsPage({ searchParams }: Props) {
           categories={facets.categories}
           operators={facets.operators}
           seeds={seeds}
+          canSaveBaseline={can(actor.role, "review")}
+          canDeleteBaseline={can(actor.role, "admin")}
         />
       </HydrationBoundary>
     </>

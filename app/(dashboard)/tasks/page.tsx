@@ -3,14 +3,27 @@ import type { Metadata } from "next";
 import { connection } from "next/server";
 import { TaskBrowser } from "@/components/tasks/task-browser";
 import { requireActor } from "@/lib/auth/page";
-import { getFacets, listTasks } from "@/lib/data/read";
+import type { Actor } from "@/lib/auth/actor";
+import { getFacets, getTask, listTasks } from "@/lib/data/read";
 import { getServerQueryClient } from "@/lib/query/server";
-import { facetsQuery, taskListQuery } from "@/lib/query/tasks";
+import { facetsQuery, taskListQuery, taskQuery } from "@/lib/query/tasks";
 import { parseTaskFilter } from "@/lib/tasks/filter";
 
 export const metadata: Metadata = { title: "Tasks" };
 
 type Props = { searchParams: Promise<Record<string, string | string[] | undefined>> };
+
+/** An unknown id is left to the browser's fetch (and its 404), not cached as data. */
+function prefetchSeed(actor: Actor, id: number) {
+  return getServerQueryClient().prefetchQuery({
+    ...taskQuery(id),
+    queryFn: async () => {
+      const task = await getTask(actor, id);
+      if (!task) throw new Error(`task ${id} not found`);
+      return task;
+    },
+  });
+}
 
 /** Prefetches the first page and the filter options, so the table paints with data. */
 export default async function TasksPage({ searchParams }: Props) {
@@ -23,6 +36,8 @@ export default async function TasksPage({ searchParams }: Props) {
     await Promise.all([
       queryClient.prefetchQuery({ ...taskListQuery(filter), queryFn: () => listTasks(actor, filter) }),
       queryClient.prefetchQuery({ ...facetsQuery(filter.run), queryFn: () => getFacets(actor, filter.run) }),
+      // A seed-family filter names its seed in a chip.
+      filter.root !== undefined && prefetchSeed(actor, filter.root),
     ]);
   }
   return (

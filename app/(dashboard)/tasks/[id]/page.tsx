@@ -13,7 +13,9 @@ import { MetadataPanel } from "@/components/task/metadata-panel";
 import { MetricsStrip } from "@/components/task/metrics-strip";
 import { TaskHeader } from "@/components/task/task-header";
 import { requireActor } from "@/lib/auth/page";
+import { TrialsSection } from "@/components/trials/trials-section";
 import { getLineage, getTask, getTaskFile } from "@/lib/data/read";
+import { listTaskTrials } from "@/lib/data/trials";
 import { getServerQueryClient } from "@/lib/query/server";
 import { lineageKeys, TASK_LINEAGE } from "@/lib/query/lineage";
 import { taskKeys } from "@/lib/query/tasks";
@@ -52,10 +54,11 @@ export default async function TaskPage({ params, searchParams }: Props) {
     typeof file === "string" && paths.includes(file) ? file : (PREFERRED.find((p) => paths.includes(p)) ?? paths[0] ?? null);
 
   const actor = await requireActor();
-  const [instruction, content, lineage] = await Promise.all([
+  const [instruction, content, lineage, trials] = await Promise.all([
     paths.includes(INSTRUCTION) ? getTaskFile(actor, task.id, INSTRUCTION) : null,
     selected ? getTaskFile(actor, task.id, selected) : null,
     getLineage(actor, task.id, { descendants: true, maxDepth: TASK_LINEAGE.depth, limit: TASK_LINEAGE.limit }),
+    listTaskTrials(actor, task.id),
   ]);
   const lang = content ? languageForPath(content.path, content.encoding === "utf8" ? content.content.slice(0, 200).split("\n")[0] : undefined) : null;
   const code = content && content.encoding === "utf8" ? await highlightCode(content.content, lang) : null;
@@ -72,6 +75,7 @@ export default async function TaskPage({ params, searchParams }: Props) {
       <div className="grid gap-4 lg:grid-cols-[minmax(0,1fr)_280px] xl:grid-cols-[minmax(0,1fr)_320px]">
         <div className="flex min-w-0 flex-col gap-4">
           <LineagePanel task={task} initialNode={parseNodeParam(node)} />
+          <TrialsSection taskId={task.id} trials={trials ?? []} />
           <InstructionCard
             taskId={task.id}
             path={instruction ? INSTRUCTION : null}
