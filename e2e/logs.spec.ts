@@ -15,10 +15,16 @@ test.beforeAll(async ({ request, baseURL }) => {
   trialId = await uploadLogRun(request, baseURL ?? "", RUN);
 });
 
-/** Fails the test on any dialog, and collects requests that leave the app's origin. */
-function guard(page: Page, baseURL: string): string[] {
+/** Fails the test on any dialog; collects requests that leave the app's origin and CSP violations. */
+async function guard(page: Page, baseURL: string): Promise<string[]> {
   const foreign: string[] = [];
   const origin = new URL(baseURL).origin;
+  page.on("console", (m) => {
+    if (/Content Security Policy|Refused to (execute|load|apply)/i.test(m.text())) foreign.push(`CSP: ${m.text()}`);
+  });
+  await page.addInitScript(() => {
+    document.addEventListener("securitypolicyviolation", (e) => console.error(`Content Security Policy violation: ${e.violatedDirective} ${e.blockedURI}`));
+  });
   page.on("dialog", (d) => {
     throw new Error(`a browser dialog opened: ${d.message()}`);
   });
@@ -44,7 +50,7 @@ async function shot(page: Page, name: string) {
 }
 
 test("a 50 MB log: first lines at once, End, search and step, first error", async ({ page, baseURL }) => {
-  const foreign = guard(page, baseURL ?? "");
+  const foreign = await guard(page, baseURL ?? "");
   await page.goto(logUrl(trialId, BIG));
   await expect(page.getByRole("heading", { name: BIG })).toBeVisible();
   await expect(row(page, 1)).toContainText("step 1/700000");
@@ -71,6 +77,7 @@ test("a 50 MB log: first lines at once, End, search and step, first error", asyn
   await expect(row(page, 2 * CHECKPOINT_EVERY).locator("mark.log-match-current")).toBeVisible();
   await search.press("Shift+Enter");
   await expect(page.getByRole("status").filter({ hasText: ` of ${count}` })).toHaveText(`1 of ${count}`);
+  await expect(row(page, CHECKPOINT_EVERY + 10)).toContainText(`step ${CHECKPOINT_EVERY + 10}/`);
   await shot(page, "log-viewer-search");
 
   await page.getByRole("button", { name: "First error" }).click();
@@ -85,7 +92,7 @@ test("a 50 MB log: first lines at once, End, search and step, first error", asyn
 });
 
 test("#L1234 opens on that line, selected; g goes to another", async ({ page, baseURL }) => {
-  const foreign = guard(page, baseURL ?? "");
+  const foreign = await guard(page, baseURL ?? "");
   await page.goto(`${logUrl(trialId, BIG)}#L1234`);
   await expect(row(page, 1234)).toBeInViewport();
   await expect(row(page, 1234)).toHaveAttribute("aria-current", "location");
@@ -102,7 +109,7 @@ test("#L1234 opens on that line, selected; g goes to another", async ({ page, ba
 });
 
 test("a 10 MB single line is cut with a marker; hostile bytes stay text", async ({ page, baseURL }) => {
-  const foreign = guard(page, baseURL ?? "");
+  const foreign = await guard(page, baseURL ?? "");
   await page.goto(logUrl(trialId, "agent/oracle.txt"));
   await expect(row(page, 1)).toContainText(`line cut at 20,000 of ${LONG_LINE_CHARS.toLocaleString("en-US")} characters`);
   await expect(row(page, 1).getByRole("link", { name: "raw log" })).toHaveAttribute("href", /download=1$/);

@@ -26,7 +26,7 @@ export function LogSearchBox({ search, inputRef, onEscape }: LogSearchBoxProps) 
           ref={inputRef}
           type="search"
           aria-label="Search in log"
-          placeholder="Search log"
+          placeholder="Search log (Ctrl+F)"
           spellCheck={false}
           autoComplete="off"
           value={input}
