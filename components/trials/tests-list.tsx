@@ -2,7 +2,7 @@ import Link from "next/link";
 import { VisibleText } from "@/components/code/visible-text";
 import type { TrialTestJson } from "@/lib/api/types";
 import { formatDuration } from "@/lib/format/date";
-import { logHref } from "./links";
+import { logPageUrl } from "@/lib/query/logs";
 
 const STATUS_CLASS: Record<string, string> = {
   passed: "text-ok",
@@ -36,7 +36,7 @@ export function TestsList({ trialId, tests }: TestsListProps) {
             <td className={`py-1 pl-3 font-mono text-2xs ${STATUS_CLASS[t.status] ?? "text-warn"}`}>{t.status}</td>
             <td className="min-w-0 py-1 pr-2">
               {t.log_name !== null && t.log_line !== null ? (
-                <Link href={logHref(trialId, t.log_name, t.log_line)} className="font-mono break-all hover:text-accent hover:underline" title={`${t.log_name} line ${t.log_line + 1}`}>
+                <Link href={logPageUrl({ trialId, name: t.log_name }, t.log_line + 1)} className="font-mono break-all hover:text-accent hover:underline" title={`${t.log_name} line ${t.log_line + 1}`}>
                   <VisibleText text={t.name} />
                 </Link>
               ) : (

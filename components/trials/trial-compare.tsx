@@ -4,7 +4,7 @@ import type { TrialDetailJson } from "@/lib/api/types";
 import type { TextDiff } from "@/lib/diff";
 import { formatDuration, spanMs } from "@/lib/format/date";
 import { formatInt, formatScore } from "@/lib/format/number";
-import { logHref } from "./links";
+import { logPageUrl } from "@/lib/query/logs";
 import { CheckBadge, VerdictBadge } from "./verdict-badge";
 
 export type TrialCompareProps = {
@@ -139,7 +139,7 @@ function TrialCard({ trial: t, label }: { trial: TrialDetailJson; label: string 
       </dl>
       <p className="mt-2 flex flex-wrap gap-x-3 text-2xs">
         {t.logs.map((l) => (
-          <Link key={l.name} href={logHref(t.id, l.name)} className="font-mono text-muted hover:text-accent hover:underline">
+          <Link key={l.name} href={logPageUrl({ trialId: t.id, name: l.name })} className="font-mono text-muted hover:text-accent hover:underline">
             <VisibleText text={l.name} />
           </Link>
         ))}

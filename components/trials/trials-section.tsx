@@ -5,7 +5,8 @@ import { VisibleText } from "@/components/code/visible-text";
 import type { TrialJson } from "@/lib/api/types";
 import { formatDateTime } from "@/lib/format/date";
 import { formatBytes, formatInt, formatScore } from "@/lib/format/number";
-import { compareHref, logHref } from "./links";
+import { logPageUrl } from "@/lib/query/logs";
+import { compareHref } from "./links";
 import { PhaseTimeline } from "./phase-timeline";
 import { TestsList } from "./tests-list";
 import { CheckBadge, VerdictBadge } from "./verdict-badge";
@@ -122,7 +123,7 @@ function TrialDetails({ trial: t }: { trial: TrialJson }) {
         <ul className="overflow-hidden rounded border border-line bg-surface">
           {t.logs.map((l) => (
             <li key={l.name} className="flex items-center gap-2 border-t border-line px-2 py-1 first:border-t-0">
-              <Link href={logHref(t.id, l.name)} className="min-w-0 flex-1 font-mono break-all hover:text-accent hover:underline" title={l.name}>
+              <Link href={logPageUrl({ trialId: t.id, name: l.name })} className="min-w-0 flex-1 font-mono break-all hover:text-accent hover:underline" title={l.name}>
                 <VisibleText text={l.name} />
               </Link>
               <span className="shrink-0 font-mono text-faint tabular-nums">{formatInt(l.lines)} ln</span>
