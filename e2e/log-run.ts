@@ -4,10 +4,9 @@
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
-import { gzipSync } from "node:zlib";
-import { expect, type APIRequestContext } from "@playwright/test";
+import type { APIRequestContext } from "@playwright/test";
 import { writeTask } from "../lib/ingest/fixtures";
-import { packDirectory } from "../lib/upload/pack";
+import { uploadRunDirectory } from "./upload";
 
 export const BIG_LINES = 700_000;
 /** Every this many lines the big log says "checkpoint reached" (a search with a known count). */
@@ -88,18 +87,11 @@ export async function uploadLogRun(request: APIRequestContext, baseURL: string, 
   const existing = await findTrial(request, name);
   if (existing !== null) return existing;
   const dir = writeLogRun(name);
-  const archive = gzipSync(await packDirectory(dir), { level: 1 });
-  fs.rmSync(dir, { recursive: true, force: true });
-  const res = await request.post(`/api/v1/ingest?run=${encodeURIComponent(name)}`, {
-    data: archive,
-    headers: { origin: baseURL, "content-type": "application/gzip" },
-    timeout: 120_000,
-  });
-  expect(res.status(), await res.text()).toBe(202);
-  const { progress_url } = (await res.json()) as { progress_url: string };
-  await expect
-    .poll(async () => ((await (await request.get(progress_url)).json()) as { status: string }).status, { timeout: 240_000 })
-    .toMatch(/^(done|unchanged)$/);
+  try {
+    await uploadRunDirectory(request, dir, name, { headers: { origin: baseURL } });
+  } finally {
+    fs.rmSync(dir, { recursive: true, force: true });
+  }
   const id = await findTrial(request, name);
   if (id === null) throw new Error(`run ${name} imported without its trial`);
   return id;

@@ -5,9 +5,9 @@
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
-import { gzipSync } from "node:zlib";
 import { expect, request as playwrightRequest, test, type Locator, type Page } from "@playwright/test";
 import type { BaselineSummaryJson } from "@/lib/api/types";
+import { uploadRunDirectory } from "./upload";
 import { storageState } from "./auth";
 
 const shot = (page: Page, name: string) => page.screenshot({ path: `e2e/screenshots/${name}.png`, fullPage: true });
@@ -139,19 +139,15 @@ test.describe("compare and click through", () => {
     test.setTimeout(180_000);
     const baseURL = testInfo.project.use.baseURL ?? "";
     const { generateRun } = await import("../lib/generate");
-    const { packDirectory } = await import("../lib/upload/pack");
     const dir = fs.mkdtempSync(path.join(os.tmpdir(), "rst-e2e-rounds-"));
     await generateRun({ out: path.join(dir, "run"), tasks: 80, seed: 2, name: OTHER_RUN });
-    const archive = gzipSync(await packDirectory(path.join(dir, "run")));
-    fs.rmSync(dir, { recursive: true, force: true });
     const admin = await playwrightRequest.newContext({ baseURL, storageState: storageState("admin") });
-    const res = await admin.post(`/api/v1/ingest?run=${OTHER_RUN}`, { data: archive, headers: { "content-type": "application/gzip", origin: baseURL } });
-    expect(res.status(), await res.text()).toBe(202);
-    const { progress_url } = (await res.json()) as { progress_url: string };
-    await expect
-      .poll(async () => ((await (await admin.get(progress_url)).json()) as { status: string }).status, { timeout: 120_000 })
-      .toMatch(/^(done|unchanged)$/);
-    await admin.dispose();
+    try {
+      await uploadRunDirectory(admin, path.join(dir, "run"), OTHER_RUN, { headers: { origin: baseURL }, timeout: 120_000 });
+    } finally {
+      fs.rmSync(dir, { recursive: true, force: true });
+      await admin.dispose();
+    }
   });
 
   test("two runs on the same axes: both series drawn", async ({ page }) => {

@@ -2,6 +2,7 @@
 // security headers and run under a nonce CSP without a single violation.
 import { expect, request as playwrightRequest, test } from "@playwright/test";
 import { storageState } from "./auth";
+import { uploadRunDirectory } from "./upload";
 
 const SIGNED_OUT = { cookies: [], origins: [] };
 
@@ -128,27 +129,19 @@ test.describe("as a viewer", () => {
 
 test("a pipeline uploads a run archive with an admin token; the run appears", async ({ baseURL }) => {
   const { writeFixtureRun } = await import("../lib/ingest/fixtures");
-  const { packDirectory } = await import("../lib/upload/pack");
   const fs = await import("node:fs");
-  const { gzipSync } = await import("node:zlib");
-  const dir = writeFixtureRun("uploaded-e2e");
-  const archive = gzipSync(await packDirectory(dir));
-  fs.rmSync(dir, { recursive: true, force: true });
-
   const admin = await playwrightRequest.newContext({ baseURL, storageState: storageState("admin") });
   const made = await admin.post("/api/v1/tokens", { data: { name: "uploader", role: "admin" }, headers: { origin: baseURL ?? "" } });
   const { token } = (await made.json()) as { token: string };
   await admin.dispose();
   const script = await playwrightRequest.newContext({ baseURL, storageState: SIGNED_OUT });
-  const res = await script.post("/api/v1/ingest?run=uploaded-e2e", {
-    data: archive,
-    headers: { authorization: `Bearer ${token}`, "content-type": "application/gzip" },
-  });
-  expect(res.status(), await res.text()).toBe(202);
-  const { progress_url } = (await res.json()) as { progress_url: string };
-  await expect
-    .poll(async () => ((await (await script.get(progress_url, { headers: { authorization: `Bearer ${token}` } })).json()) as { status: string }).status)
-    .toBe("done");
+  const dir = writeFixtureRun("uploaded-e2e");
+  try {
+    const summary = await uploadRunDirectory(script, dir, "uploaded-e2e", { headers: { authorization: `Bearer ${token}` } });
+    expect(summary).toMatchObject({ run: "uploaded-e2e", tasksNew: 5 });
+  } finally {
+    fs.rmSync(dir, { recursive: true, force: true });
+  }
   const runs = (await (await script.get("/api/v1/runs", { headers: { authorization: `Bearer ${token}` } })).json()) as { items: { name: string; accepted: number }[] };
   expect(runs.items.find((r) => r.name === "uploaded-e2e")?.accepted).toBe(4);
   await script.dispose();
