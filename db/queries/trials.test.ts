@@ -107,7 +107,7 @@ describe.each(BACKENDS)("trials and logs on %s", (backend) => {
     const m = await meta("hostile", "verifier/test-stdout.txt");
     const r = await readLogRange(database.db, m, 0, 10);
     expect(r.lines[0]).toBe("nul:\u2400:end");
-    expect(r.lines[1]).toBe("\x1b]8;;javascript:alert(1)\u2407click me\x1b]8;;\u2407");
+    expect(r.lines[1]).toBe("\x1b]8;;javascript:alert(1)\x07click me\x1b]8;;\x07");
     expect(r.lines[2]).toBe("progress 100%");
     expect(r.lines[3]).toBe("\x1b[1;31mred\x1b[0m");
     expect(r.lines[4]).toBe("\ufffd\ufffd");

@@ -44,3 +44,15 @@ describe("visibleLines", () => {
     );
   });
 });
+
+describe("escapes next to control bytes", () => {
+  it("keeps the BEL that ends an OSC sequence as part of it, and strips the sequence whole", () => {
+    const line = displayLine("see \x1b]8;;javascript:alert(1)\x07click me\x1b]8;;\x07 now\x07");
+    expect(line).toBe("see \x1b]8;;javascript:alert(1)\x07click me\x1b]8;;\x07 now\u2407");
+    expect(stripEscapes(line)).toBe("see click me now\u2407");
+  });
+
+  it("strips character-set designations and two-byte escapes", () => {
+    expect(stripEscapes("\x1b(Bplain\x1b7saved\x1b8\x1b=keypad\x1b>")).toBe("plainsavedkeypad");
+  });
+});

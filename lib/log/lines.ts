@@ -9,16 +9,19 @@ export const MAX_RANGE_LINES = 2_000;
 
 /** What "jump to first error" looks for: failures as test runners, shells and Python print them. */
 export const ERROR_PATTERN =
-  "(^|[^A-Za-z])(error|errors|failed|failure|failures|fatal|panic|traceback|exception|assertionerror)([^A-Za-z]|$)";
+  "(?<![A-Za-z])(error|errors|failed|failure|failures|fatal|panic|traceback|exception|assertionerror)(?![A-Za-z])";
 
 /**
  * ESC-introduced sequences: CSI (colours, cursor moves), OSC (titles, hyperlinks; ended by BEL or
- * ST), and the two-byte forms. The viewer renders SGR colours and drops the rest, exactly what
+ * ST), character-set designations like `ESC ( B` (what `tput sgr0` prints), and the two-byte
+ * forms (`ESC 7`, `ESC =`, …; an unfinished `ESC [` stays visible as ␛[). The viewer renders SGR colours and drops the rest, exactly what
  * search skips, so match offsets line up with what is shown.
  */
-export const ESCAPES_SOURCE = String.raw`\x1b\[[0-?]*[ -/]*[@-~]|\x1b\][^\x07\x1b\n]*(?:\x07|\x1b\\)?|\x1b[@-Z\\-_]`;
+export const ESCAPES_SOURCE = String.raw`\x1b\[[0-?]*[ -/]*[@-~]|\x1b\][^\x07\x1b\n]*(?:\x07|\x1b\\)?|\x1b[ -/]+[0-~]|\x1b[0-Z\\^-~]`;
 const ESCAPES = new RegExp(ESCAPES_SOURCE, "g");
-const CONTROLS = /[\x00-\x08\x0b-\x1a\x1c-\x1f\x7f]/g;
+/** An escape sequence (kept as it is) or a control byte (shown as a picture), in one pass: the
+ * BEL that ends an OSC belongs to the sequence, not to the text. */
+const ESCAPE_OR_CONTROL = new RegExp(`${ESCAPES_SOURCE}|[\\x00-\\x08\\x0b-\\x1a\\x1c-\\x1f\\x7f]`, "g");
 /** Anything displayLine would change (CR is among the controls). */
 const NEEDS_DISPLAY = /[\x00-\x08\x0b-\x1a\x1c-\x1f\x7f]/;
 
@@ -33,7 +36,7 @@ export function displayLine(raw: string): string {
   let line = raw.endsWith("\r") ? raw.slice(0, -1) : raw;
   const cr = line.lastIndexOf("\r");
   if (cr !== -1) line = lastFrame(line);
-  return line.replace(CONTROLS, (c) => String.fromCharCode(c === "\x7f" ? 0x2421 : 0x2400 + c.charCodeAt(0)));
+  return line.replace(ESCAPE_OR_CONTROL, (m) => (m.length > 1 ? m : String.fromCharCode(m === "\x7f" ? 0x2421 : 0x2400 + m.charCodeAt(0))));
 }
 
 /** The last non-empty frame of a line redrawn with carriage returns. */
