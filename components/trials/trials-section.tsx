@@ -79,7 +79,12 @@ function TrialItem({ trial: t, picked, onPick }: { trial: TrialJson; picked: boo
             </span>
           )}
         </button>
-        <span className={`w-20 shrink-0 text-right text-2xs ${tally.includes("failed") ? "text-bad" : "text-faint"}`}>{tally}</span>
+        <span
+          className={`w-20 shrink-0 text-right text-2xs ${t.verdict === "unexpected" && tally.includes("failed") ? "text-bad" : "text-faint"}`}
+          title={t.verdict === "as-expected" && tally.includes("failed") ? "Failing tests are what this check expects" : undefined}
+        >
+          {tally}
+        </span>
         <PhaseTimeline startedAt={t.started_at} finishedAt={t.finished_at} phases={t.phases} />
       </div>
       {open && <TrialDetails trial={t} />}
