@@ -1,6 +1,6 @@
 // Lineage from the materialized path: ancestors are the ids in a task's path, descendants the
 // rows whose path starts with it (a text_pattern_ops index). Nothing loads a whole run.
-import { and, asc, eq, inArray, like, lte, ne, sql } from "drizzle-orm";
+import { and, asc, eq, inArray, like, lte, ne, or, sql } from "drizzle-orm";
 import type { LineageJson, LineageNodeJson } from "@/lib/api/types";
 import { execRows, type Db } from "../client";
 import { runs, tasks } from "../schema";
@@ -107,6 +107,30 @@ export async function getLineage(db: Db, id: number, opts: LineageOptions = {}):
     descendants: descendants.map(node),
     truncated,
   };
+}
+
+export interface PairNode {
+  id: number;
+  extId: string;
+  parentId: number | null;
+  round: number | null;
+  operator: string | null;
+  depth: number;
+  path: string;
+  run: string;
+}
+
+/**
+ * A task and the one it is compared with (`otherId`, or its parent when null), in one statement:
+ * a diff page needs only these columns, and their paths say how the two are related.
+ */
+export async function getPairNodes(db: Db, id: number, otherId: number | null): Promise<PairNode[]> {
+  const other = otherId ?? sql`(select p.parent_id from ${tasks} p where p.id = ${id})`;
+  return db
+    .select({ id: tasks.id, extId: tasks.extId, parentId: tasks.parentId, round: tasks.round, operator: tasks.operator, depth: tasks.depth, path: tasks.path, run: runs.name })
+    .from(tasks)
+    .innerJoin(runs, eq(runs.id, tasks.runId))
+    .where(or(eq(tasks.id, id), eq(tasks.id, other)));
 }
 
 /** Counts of a family (all tasks under a seed) by depth and status, for headers and minimaps. */

@@ -2,7 +2,9 @@
 // and instruction add over its parent — and of a whole chain seed → … → task.
 
 import { measurePytest } from "@/lib/metrics/pytest";
-import { shellStatements } from "./bash";
+import { Lru } from "@/lib/rounds/lru";
+import { contentKey } from "@/lib/text/content-key";
+import { clearShellStatementCache, shellStatements } from "./bash";
 import { diffFiles, type FilesDiff, type TaskFiles } from "./files";
 import { instructionSentences, newUnits, normalizeNewlines, shellCommandsByLine, type Unit } from "./units";
 
@@ -38,9 +40,23 @@ async function commandUnits(parent: string, child: string): Promise<{ prev: Unit
 
 const TOP_LEVEL_TEST_RE = /^(?:async[ \t]+)?def[ \t]+(test\w*)[ \t]*\(/gm;
 
+/** Test names by file content, as for shell statements (./bash). */
+const testNames = new Lru<string, string[]>(2_000);
+
+/** Forget every parse the summaries remember (benchmarks measure the uncached path with it). */
+export function clearSummaryCaches(): void {
+  clearShellStatementCache();
+  testNames.clear();
+}
+
 async function testNamesOf(source: string): Promise<string[]> {
+  const key = contentKey(source);
+  const known = testNames.get(key);
+  if (known) return known;
   try {
-    return (await measurePytest(source)).testNames;
+    const names = (await measurePytest(source)).testNames;
+    testNames.set(key, names);
+    return names;
   } catch {
     // The grammar did not load: module-level test functions by pattern.
     return [...normalizeNewlines(source).matchAll(TOP_LEVEL_TEST_RE)].map((m) => m[1]!);
