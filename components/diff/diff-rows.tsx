@@ -1,7 +1,7 @@
 import { memo } from "react";
 import { formatInt } from "@/lib/format/number";
 import { DiffCode } from "./diff-code";
-import { type Gap, type LineCell, lineAnchor, type SplitRow, type UnifiedRow } from "./display-rows";
+import { EXPAND_STEP, type Gap, type LineCell, lineAnchor, type SplitRow, type UnifiedRow } from "./display-rows";
 
 const ROW_BG = { 0: "", 1: "bg-bad-soft", 2: "bg-ok-soft" } as const;
 const GUTTER_BG = { 0: "bg-surface", 1: "bg-bad-soft", 2: "bg-ok-soft" } as const;
@@ -66,20 +66,37 @@ export const SplitLine = memo(function SplitLine({ row, file }: { row: Extract<S
   );
 });
 
-export function GapRow({ gap, onExpand }: { gap: Gap; onExpand: (start: number) => void }) {
+export type ExpandSide = "top" | "bottom" | "all";
+
+const expandButton = "flex h-full items-center gap-1 rounded-sm px-1.5 text-accent hover:bg-accent-soft hover:underline focus-visible:outline-2 focus-visible:outline-accent";
+
+/**
+ * A folded run of unchanged lines: reveal a step of it from either end, or all of it. Each button
+ * keeps its place (and so the keyboard focus) while the run shrinks.
+ */
+export function GapRow({ gap, onExpand }: { gap: Gap; onExpand: (start: number, side: ExpandSide) => void }) {
+  const step = Math.min(EXPAND_STEP, gap.count);
+  const last = gap.newNo + gap.count - 1;
   return (
-    <div className="flex h-6 items-center border-y border-line/70 bg-info-soft/40 text-2xs text-muted">
-      <button
-        type="button"
-        onClick={() => onExpand(gap.start)}
-        className="sticky left-0 flex h-full items-center gap-2 px-3 text-accent hover:underline"
-        aria-label={`Show ${gap.count} unchanged lines from line ${gap.newNo}`}
-      >
-        <span aria-hidden="true">↕</span> {formatInt(gap.count)} unchanged lines
-        <span className="font-mono text-faint">
+    <div role="group" aria-label={`${gap.count} unchanged lines hidden, ${gap.newNo}–${last}`} className="flex h-6 items-center border-y border-line/70 bg-info-soft/40 text-2xs text-muted">
+      <span className="sticky left-0 flex h-full items-center gap-1 px-2">
+        {gap.down && (
+          <button type="button" onClick={() => onExpand(gap.start, "top")} className={expandButton} aria-label={`Show ${step} more lines from line ${gap.newNo}`} title="Show more lines below the change above">
+            <span aria-hidden="true">↓</span> {step}
+          </button>
+        )}
+        {gap.up && (
+          <button type="button" onClick={() => onExpand(gap.start, "bottom")} className={expandButton} aria-label={`Show ${step} more lines up to line ${last}`} title="Show more lines above the change below">
+            <span aria-hidden="true">↑</span> {step}
+          </button>
+        )}
+        <button type="button" onClick={() => onExpand(gap.start, "all")} className={expandButton} aria-label={`Show all ${gap.count} unchanged lines from line ${gap.newNo}`}>
+          <span aria-hidden="true">↕</span> {formatInt(gap.count)} unchanged lines
+        </button>
+        <span className="ml-1 font-mono text-faint">
           @@ −{gap.oldNo} +{gap.newNo} @@
         </span>
-      </button>
+      </span>
     </div>
   );
 }

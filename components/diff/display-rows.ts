@@ -18,13 +18,35 @@ export interface LineCell {
   at: number;
 }
 
-export type Gap = { t: "gap"; key: string; start: number; count: number; oldNo: number; newNo: number };
+/**
+ * Unchanged lines folded away. `start` names the run of unchanged rows the gap lies in (its key in
+ * `Expansion`); `oldNo`/`newNo` are the first hidden line, `count` lines are hidden. `up`: lines
+ * above the change below can be revealed; `down`: lines below the change above.
+ */
+export type Gap = { t: "gap"; key: string; start: number; count: number; oldNo: number; newNo: number; up: boolean; down: boolean };
 export type UnifiedRow = ({ t: "line"; key: string } & LineCell) | Gap;
 export type SplitRow = { t: "pair"; key: string; left: LineCell | null; right: LineCell | null } | Gap;
 
 export const CONTEXT = 3;
 /** Fold a run only when it hides at least this many lines. */
 const MIN_FOLD = 4;
+/** Lines one "expand" step reveals. */
+export const EXPAND_STEP = 20;
+
+/**
+ * Lines revealed in each folded run (by the run's first row position): from its top (below the
+ * change above) and from its bottom (above the change below). `Infinity` reveals the whole run.
+ */
+export type Expansion = ReadonlyMap<number, { top: number; bottom: number }>;
+
+export const NOTHING_EXPANDED: Expansion = new Map();
+
+/** `expansion` with `more` lines of run `start` revealed on one side ("all": the whole run). */
+export function expand(expansion: Expansion, start: number, side: "top" | "bottom" | "all", more = EXPAND_STEP): Expansion {
+  const was = expansion.get(start) ?? { top: 0, bottom: 0 };
+  const next = side === "all" ? { top: Infinity, bottom: 0 } : { ...was, [side]: was[side] + more };
+  return new Map(expansion).set(start, next);
+}
 /** Skip word marks for a pair rewritten rather than edited. */
 const MIN_SIMILARITY = 0.3;
 
@@ -85,8 +107,8 @@ function cell(file: DiffFilePayload, at: number, marks: Map<number, Segment[]>):
   return { op, oldNo, newNo, eol, at, segs: mergeMarks(tokens ?? [], marks.get(at) ?? null) };
 }
 
-/** Row positions to show, with gaps where unchanged runs fold (unless `expanded` names them). */
-function layout(file: DiffFilePayload, expanded: ReadonlySet<number>): ({ at: number } | Gap)[] {
+/** Row positions to show, with gaps where unchanged runs fold (as far as `expansion` leaves them). */
+function layout(file: DiffFilePayload, expansion: Expansion): ({ at: number } | Gap)[] {
   const rows = file.rows;
   const out: ({ at: number } | Gap)[] = [];
   let i = 0;
@@ -98,29 +120,39 @@ function layout(file: DiffFilePayload, expanded: ReadonlySet<number>): ({ at: nu
     const start = i;
     while (i < rows.length && rows[i]?.[0] === 0) i++;
     const end = i;
-    const head = start === 0 ? 0 : CONTEXT;
-    const tail = end === rows.length ? 0 : CONTEXT;
+    const opened = expansion.get(start) ?? { top: 0, bottom: 0 };
+    const head = Math.min(end - start, (start === 0 ? 0 : CONTEXT) + opened.top);
+    const tail = Math.min(end - start - head, (end === rows.length ? 0 : CONTEXT) + opened.bottom);
     const hidden = end - start - head - tail;
-    if (hidden < MIN_FOLD || expanded.has(start)) {
+    if (hidden < MIN_FOLD) {
       for (let k = start; k < end; k++) out.push({ at: k });
       continue;
     }
     for (let k = start; k < start + head; k++) out.push({ at: k });
     const first = rows[start + head];
-    out.push({ t: "gap", key: `g${start}`, start, count: hidden, oldNo: first?.[1] ?? 0, newNo: first?.[2] ?? 0 });
+    out.push({
+      t: "gap",
+      key: `g${start}`,
+      start,
+      count: hidden,
+      oldNo: first?.[1] ?? 0,
+      newNo: first?.[2] ?? 0,
+      up: end < rows.length,
+      down: start > 0,
+    });
     for (let k = end - tail; k < end; k++) out.push({ at: k });
   }
   return out;
 }
 
-export function unifiedRows(file: DiffFilePayload, expanded: ReadonlySet<number>): UnifiedRow[] {
+export function unifiedRows(file: DiffFilePayload, expansion: Expansion): UnifiedRow[] {
   const marks = intraMarks(file);
-  return layout(file, expanded).map((item) => ("t" in item ? item : { t: "line" as const, key: `r${item.at}`, ...cell(file, item.at, marks) }));
+  return layout(file, expansion).map((item) => ("t" in item ? item : { t: "line" as const, key: `r${item.at}`, ...cell(file, item.at, marks) }));
 }
 
-export function splitRows(file: DiffFilePayload, expanded: ReadonlySet<number>): SplitRow[] {
+export function splitRows(file: DiffFilePayload, expansion: Expansion): SplitRow[] {
   const marks = intraMarks(file);
-  const items = layout(file, expanded);
+  const items = layout(file, expansion);
   const out: SplitRow[] = [];
   let i = 0;
   while (i < items.length) {

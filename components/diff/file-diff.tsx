@@ -5,8 +5,8 @@ import { useEffect, useMemo, useRef, useState } from "react";
 import { VisibleText } from "@/components/code/visible-text";
 import { rawFileHref } from "@/components/task/file-panel";
 import { formatInt } from "@/lib/format/number";
-import { gapHolding, lineAnchor, rowOfAnchor, splitRows, unifiedRows } from "./display-rows";
-import { GapRow, SplitLine, UnifiedLine } from "./diff-rows";
+import { expand, type Expansion, gapHolding, lineAnchor, NOTHING_EXPANDED, rowOfAnchor, splitRows, unifiedRows } from "./display-rows";
+import { type ExpandSide, GapRow, SplitLine, UnifiedLine } from "./diff-rows";
 import type { DiffFilePayload, DiffSide, DiffViewMode } from "./types";
 
 /** Up to this many rows render as plain DOM (the browser's find works); beyond, rows are virtual. */
@@ -44,16 +44,29 @@ function ChangeBlocks({ added, removed }: { added: number; removed: number }) {
 
 export function FileDiff({ file, view, from, to, target }: FileDiffProps) {
   const [open, setOpen] = useState(file.status !== "unchanged");
-  const [expanded, setExpanded] = useState<ReadonlySet<number>>(new Set());
+  const [expansion, setExpansion] = useState<Expansion>(NOTHING_EXPANDED);
   // The hash is only known in the browser: unfold the run that hides the linked line.
   useEffect(() => {
     if (!target) return;
     const gap = gapHolding(file, rowOfAnchor(file, target.side, target.no));
     setOpen(true);
-    if (gap !== null) setExpanded((s) => new Set(s).add(gap));
+    if (gap !== null) setExpansion((e) => expand(e, gap, "all"));
   }, [file, target]);
-  const rows = useMemo(() => (view === "split" ? splitRows(file, expanded) : unifiedRows(file, expanded)), [file, view, expanded]);
-  const expand = (start: number) => setExpanded((s) => new Set(s).add(start));
+  const rows = useMemo(() => (view === "split" ? splitRows(file, expansion) : unifiedRows(file, expansion)), [file, view, expansion]);
+  // A button that unfolds the last of a run disappears with it: its focus moves to the first line it showed.
+  const [refocus, setRefocus] = useState<{ start: number; newNo: number } | null>(null);
+  const onExpand = (start: number, side: ExpandSide) => {
+    const gap = rows.find((r) => r.t === "gap" && r.start === start);
+    if (gap?.t === "gap") setRefocus({ start, newNo: gap.newNo });
+    setExpansion((e) => expand(e, start, side));
+  };
+  useEffect(() => {
+    if (!refocus) return;
+    setRefocus(null);
+    if (rows.some((r) => r.t === "gap" && r.start === refocus.start)) return;
+    const line = document.getElementById(lineAnchor(file.index, { op: 0, oldNo: 0, newNo: refocus.newNo }));
+    line?.querySelector<HTMLElement>("a[href]")?.focus();
+  }, [rows, refocus, file.index]);
   const fileHeader = `f${file.index}`;
 
   return (
@@ -104,7 +117,7 @@ export function FileDiff({ file, view, from, to, target }: FileDiffProps) {
         </span>
       </header>
       {open && rows.length > 0 && (
-        <DiffBody file={file} rows={rows} view={view} onExpand={expand} target={target} />
+        <DiffBody file={file} rows={rows} view={view} onExpand={onExpand} target={target} />
       )}
     </section>
   );
@@ -114,13 +127,13 @@ type BodyProps = {
   file: DiffFilePayload;
   rows: ReturnType<typeof unifiedRows> | ReturnType<typeof splitRows>;
   view: DiffViewMode;
-  onExpand: (start: number) => void;
+  onExpand: (start: number, side: ExpandSide) => void;
   target: FileDiffProps["target"];
 };
 
 const frame = "bg-surface font-mono text-xs leading-5 [tab-size:4]";
 
-function Row({ row, file, onExpand }: { row: BodyProps["rows"][number]; file: number; onExpand: (s: number) => void }) {
+function Row({ row, file, onExpand }: { row: BodyProps["rows"][number]; file: number; onExpand: BodyProps["onExpand"] }) {
   if (row.t === "gap") return <GapRow gap={row} onExpand={onExpand} />;
   if (row.t === "pair") return <SplitLine row={row} file={file} />;
   return <UnifiedLine row={row} file={file} />;

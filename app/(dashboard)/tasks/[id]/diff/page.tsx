@@ -5,6 +5,7 @@ import { connection } from "next/server";
 import { AgainstPicker } from "@/components/diff/against-picker";
 import { DiffFiles } from "@/components/diff/diff-files";
 import { DiffHeader } from "@/components/diff/diff-header";
+import { DiffLink } from "@/components/diff/diff-link";
 import { DiffFileNav } from "@/components/diff/file-nav";
 import { StepSummary } from "@/components/diff/step-summary";
 import type { DiffSide } from "@/components/diff/types";
@@ -39,7 +40,7 @@ export default async function DiffPage({ params, searchParams }: Props) {
   const actor = await requireActor();
   const id = parseId((await params).id);
   if (id === null) notFound();
-  const { against, file, view } = await searchParams;
+  const { against, file } = await searchParams;
   const againstId = typeof against === "string" ? parseId(against) : null;
   if (typeof against === "string" && againstId === null) notFound();
 
@@ -67,7 +68,7 @@ export default async function DiffPage({ params, searchParams }: Props) {
   const selectedFile = typeof file === "string" && files.some((f) => f.path === file) ? file : null;
   const shown = selectedFile ? files.filter((f) => f.path === selectedFile) : files;
   const hops = Math.abs(to.depth - from.depth);
-  const base = `/tasks/${task.id}/diff?against=${pair.against.id}${view === "split" ? "&view=split" : ""}`;
+  const base = `/tasks/${task.id}/diff?against=${pair.against.id}`;
   const seedId = lineage.ancestors[0]?.id;
 
   return (
@@ -84,14 +85,14 @@ export default async function DiffPage({ params, searchParams }: Props) {
             <ViewToggle />
             <nav aria-label="Related diffs" className="flex items-center gap-3 text-xs">
               {task.parent_id !== null && pair.against.id !== task.parent_id && (
-                <Link href={`/tasks/${task.id}/diff`} className="text-accent hover:underline">
+                <DiffLink href={`/tasks/${task.id}/diff`} className="text-accent hover:underline">
                   vs parent
-                </Link>
+                </DiffLink>
               )}
               {seedId !== undefined && seedId !== pair.against.id && lineage.ancestors.length > 1 && (
-                <Link href={`/tasks/${task.id}/diff?against=${seedId}`} className="text-accent hover:underline">
+                <DiffLink href={`/tasks/${task.id}/diff?against=${seedId}`} className="text-accent hover:underline">
                   Seed → task
-                </Link>
+                </DiffLink>
               )}
               {lineage.ancestors.length > 0 && (
                 <Link href={`/tasks/${task.id}/steps`} className="text-accent hover:underline">

@@ -1,0 +1,70 @@
+import { describe, expect, it } from "vitest";
+import { CONTEXT, expand, type Gap, NOTHING_EXPANDED, splitRows, unifiedRows } from "./display-rows";
+import type { DiffFilePayload, DiffRowTuple } from "./types";
+import { withView } from "./types";
+
+/** A file of `before` unchanged lines, one changed line, `after` unchanged lines. */
+function file(before: number, after: number): DiffFilePayload {
+  const rows: DiffRowTuple[] = [];
+  let n = 1;
+  for (let i = 0; i < before; i++, n++) rows.push([0, n, n, 0]);
+  rows.push([1, n, 0, 0], [2, 0, n, 0]);
+  n++;
+  for (let i = 0; i < after; i++, n++) rows.push([0, n, n, 0]);
+  const lines = Array.from({ length: n - 1 }, (_, i) => [[0, `line ${i + 1}`] as const]);
+  return { index: 0, path: "a.sh", status: "modified", added: 1, removed: 1, oldLineCount: n - 1, newLineCount: n - 1, language: "Shell", binary: false, coarse: false, rows, old: lines, new: lines };
+}
+
+const gaps = (rows: { t: string }[]) => rows.filter((r): r is Gap => r.t === "gap");
+const shown = (rows: ReturnType<typeof unifiedRows>) => rows.flatMap((r) => (r.t === "line" ? [r.newNo || r.oldNo] : []));
+
+describe("folded context", () => {
+  it("folds long unchanged runs, keeping three lines next to each change", () => {
+    const rows = unifiedRows(file(100, 50), NOTHING_EXPANDED);
+    const [top, bottom] = gaps(rows);
+    expect(top).toMatchObject({ start: 0, count: 100 - CONTEXT, newNo: 1, up: true, down: false });
+    expect(bottom).toMatchObject({ start: 102, count: 50 - CONTEXT, newNo: 102 + CONTEXT, up: false, down: true });
+    expect(shown(rows)).toEqual([98, 99, 100, 101, 101, 102, 103, 104]);
+  });
+
+  it("reveals twenty lines a step from either end, then the rest", () => {
+    const f = file(30, 120);
+    // The run after the change starts at row 32 (30 unchanged, a deletion, an addition).
+    let e = expand(NOTHING_EXPANDED, 32, "top");
+    let after = gaps(unifiedRows(f, e)).find((g) => g.start === 32);
+    expect(after).toMatchObject({ count: 120 - CONTEXT - 20, newNo: 32 + CONTEXT + 20 });
+    e = expand(e, 32, "top");
+    after = gaps(unifiedRows(f, e)).find((g) => g.start === 32);
+    expect(after?.count).toBe(120 - CONTEXT - 40);
+    // The run before the change grows from its bottom, up towards line 1.
+    e = expand(e, 0, "bottom");
+    const before = gaps(unifiedRows(f, e)).find((g) => g.start === 0);
+    expect(before).toMatchObject({ count: 30 - CONTEXT - 20, newNo: 1 });
+    e = expand(e, 0, "bottom");
+    expect(gaps(unifiedRows(f, e)).some((g) => g.start === 0)).toBe(false);
+    e = expand(e, 32, "all");
+    expect(gaps(unifiedRows(f, e))).toEqual([]);
+    expect(shown(unifiedRows(f, e))).toHaveLength(152);
+  });
+
+  it("never folds fewer than four lines: a step that leaves three shows them", () => {
+    const f = file(26, 0);
+    const e = expand(NOTHING_EXPANDED, 0, "bottom");
+    expect(gaps(unifiedRows(f, e))).toEqual([]);
+  });
+
+  it("folds the same runs side by side", () => {
+    const f = file(40, 40);
+    const e = expand(NOTHING_EXPANDED, 42, "top");
+    expect(gaps(splitRows(f, e)).map((g) => [g.start, g.count])).toEqual(gaps(unifiedRows(f, e)).map((g) => [g.start, g.count]));
+  });
+});
+
+describe("withView", () => {
+  it("puts the split layout in an address and leaves unified out", () => {
+    expect(withView("/tasks/5/diff?against=3", "split")).toBe("/tasks/5/diff?against=3&view=split");
+    expect(withView("/tasks/5/diff?against=3&view=split&file=a%2Fb", "unified")).toBe("/tasks/5/diff?against=3&file=a%2Fb");
+    expect(withView("/tasks/5/diff#f0-L3", "split")).toBe("/tasks/5/diff?view=split#f0-L3");
+    expect(withView("/tasks/5/diff?view=split", "split")).toBe("/tasks/5/diff?view=split");
+  });
+});
