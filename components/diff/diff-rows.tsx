@@ -1,7 +1,7 @@
 import { memo } from "react";
 import { formatInt } from "@/lib/format/number";
 import { DiffCode } from "./diff-code";
-import { EXPAND_STEP, type Gap, type LineCell, lineAnchor, type SplitRow, type UnifiedRow } from "./display-rows";
+import { type CellSource, EXPAND_STEP, type Gap, type LineCell, lineAnchor, type SplitRow, type UnifiedRow } from "./display-rows";
 
 const ROW_BG = { 0: "", 1: "bg-bad-soft", 2: "bg-ok-soft" } as const;
 const GUTTER_BG = { 0: "bg-surface", 1: "bg-bad-soft", 2: "bg-ok-soft" } as const;
@@ -18,7 +18,8 @@ function LineNo({ href, no, label }: { href: string | null; no: number; label: s
   );
 }
 
-export const UnifiedLine = memo(function UnifiedLine({ row, file }: { row: Extract<UnifiedRow, { t: "line" }>; file: number }) {
+export const UnifiedLine = memo(function UnifiedLine({ at, file, cell }: { at: number; file: number; cell: CellSource }) {
+  const row = cell(at);
   const anchor = lineAnchor(file, row);
   return (
     <div id={anchor} className={`flex min-h-5 min-w-max ${ROW_BG[row.op]} ${target}`}>
@@ -56,12 +57,12 @@ function SplitCell({ c, file, side }: { c: LineCell | null; file: number; side: 
   );
 }
 
-export const SplitLine = memo(function SplitLine({ row, file }: { row: Extract<SplitRow, { t: "pair" }>; file: number }) {
+export const SplitLine = memo(function SplitLine({ row, file, cell }: { row: Extract<SplitRow, { t: "pair" }>; file: number; cell: CellSource }) {
   // A context line appears on both sides: only the right cell carries the anchor.
   return (
     <div className="grid min-h-5 grid-cols-2 divide-x divide-line">
-      <SplitCell c={row.left} file={file} side="left" />
-      <SplitCell c={row.right} file={file} side="right" />
+      <SplitCell c={row.left === null ? null : cell(row.left)} file={file} side="left" />
+      <SplitCell c={row.right === null ? null : cell(row.right)} file={file} side="right" />
     </div>
   );
 });

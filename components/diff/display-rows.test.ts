@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { CONTEXT, expand, type Gap, NOTHING_EXPANDED, splitRows, unifiedRows } from "./display-rows";
+import { cellSource, CONTEXT, expand, type Gap, NOTHING_EXPANDED, splitRows, unifiedRows } from "./display-rows";
 import type { DiffFilePayload, DiffRowTuple } from "./types";
 import { withView } from "./types";
 
@@ -12,19 +12,24 @@ function file(before: number, after: number): DiffFilePayload {
   n++;
   for (let i = 0; i < after; i++, n++) rows.push([0, n, n, 0]);
   const lines = Array.from({ length: n - 1 }, (_, i) => [[0, `line ${i + 1}`] as const]);
-  return { index: 0, path: "a.sh", status: "modified", added: 1, removed: 1, oldLineCount: n - 1, newLineCount: n - 1, language: "Shell", binary: false, coarse: false, rows, old: lines, new: lines };
+  return { index: 0, path: "a.sh", status: "modified", added: 1, removed: 1, oldLineCount: n - 1, newLineCount: n - 1, language: "Shell", binary: false, coarse: false, rows, old: [...lines], new: [...lines] };
 }
 
 const gaps = (rows: { t: string }[]) => rows.filter((r): r is Gap => r.t === "gap");
-const shown = (rows: ReturnType<typeof unifiedRows>) => rows.flatMap((r) => (r.t === "line" ? [r.newNo || r.oldNo] : []));
+const shown = (f: DiffFilePayload, rows: ReturnType<typeof unifiedRows>) =>
+  rows.flatMap((r) => {
+    const row = r.t === "line" ? f.rows[r.at] : undefined;
+    return row ? [row[2] || row[1]] : [];
+  });
 
 describe("folded context", () => {
   it("folds long unchanged runs, keeping three lines next to each change", () => {
-    const rows = unifiedRows(file(100, 50), NOTHING_EXPANDED);
+    const f = file(100, 50);
+    const rows = unifiedRows(f, NOTHING_EXPANDED);
     const [top, bottom] = gaps(rows);
     expect(top).toMatchObject({ start: 0, count: 100 - CONTEXT, newNo: 1, up: true, down: false });
     expect(bottom).toMatchObject({ start: 102, count: 50 - CONTEXT, newNo: 102 + CONTEXT, up: false, down: true });
-    expect(shown(rows)).toEqual([98, 99, 100, 101, 101, 102, 103, 104]);
+    expect(shown(f, rows)).toEqual([98, 99, 100, 101, 101, 102, 103, 104]);
   });
 
   it("reveals twenty lines a step from either end, then the rest", () => {
@@ -44,7 +49,7 @@ describe("folded context", () => {
     expect(gaps(unifiedRows(f, e)).some((g) => g.start === 0)).toBe(false);
     e = expand(e, 32, "all");
     expect(gaps(unifiedRows(f, e))).toEqual([]);
-    expect(shown(unifiedRows(f, e))).toHaveLength(152);
+    expect(shown(f, unifiedRows(f, e))).toHaveLength(152);
   });
 
   it("never folds fewer than four lines: a step that leaves three shows them", () => {
@@ -57,6 +62,24 @@ describe("folded context", () => {
     const f = file(40, 40);
     const e = expand(NOTHING_EXPANDED, 42, "top");
     expect(gaps(splitRows(f, e)).map((g) => [g.start, g.count])).toEqual(gaps(unifiedRows(f, e)).map((g) => [g.start, g.count]));
+  });
+});
+
+describe("cells", () => {
+  it("are made for the rows drawn, with word marks where a deleted line faces its replacement", () => {
+    const f = file(5, 5);
+    f.old[5] = [[0, "echo one, and then a long tail of words: two"]];
+    f.new[5] = [[0, "echo one, and then a long tail of words: three"]];
+    const cell = cellSource(f);
+    const del = cell(5);
+    const add = cell(6);
+    expect(del).toMatchObject({ op: 1, oldNo: 6, newNo: 0 });
+    expect(del.segs.filter(([, , changed]) => changed).map(([, t]) => t)).toEqual(["two"]);
+    expect(add.segs.filter(([, , changed]) => changed).map(([, t]) => t)).toEqual(["three"]);
+    expect(cell(5)).toBe(del);
+    const pairs = splitRows(f, NOTHING_EXPANDED).filter((r) => r.t === "pair");
+    expect(pairs.find((r) => r.left === 5)).toMatchObject({ right: 6 });
+    expect(pairs.find((r) => r.left === 4)).toMatchObject({ right: 4 });
   });
 });
 

@@ -1,6 +1,7 @@
 // From a file's whole-file diff to the rows a view draws: unchanged runs folded behind "expand"
 // rows, paired deleted/added lines marked word by word (lib/diff intraLine) on top of the syntax
-// tokens. Pure, browser-side.
+// tokens. Rows only name row positions; a line's cell is made when a view draws it, so a
+// virtualized 20,000-line diff does the work of the lines on screen. Browser-side.
 import { intraLine, type Segment } from "@/lib/diff";
 import type { CodeLine } from "@/lib/text/tones";
 import type { DiffFilePayload } from "./types";
@@ -24,8 +25,12 @@ export interface LineCell {
  * above the change below can be revealed; `down`: lines below the change above.
  */
 export type Gap = { t: "gap"; key: string; start: number; count: number; oldNo: number; newNo: number; up: boolean; down: boolean };
-export type UnifiedRow = ({ t: "line"; key: string } & LineCell) | Gap;
-export type SplitRow = { t: "pair"; key: string; left: LineCell | null; right: LineCell | null } | Gap;
+/** `at`, `left`, `right`: row positions in the file's rows (see `CellSource`). */
+export type UnifiedRow = { t: "line"; key: string; at: number } | Gap;
+export type SplitRow = { t: "pair"; key: string; left: number | null; right: number | null } | Gap;
+
+/** The cell of row position `at`, made on first use and kept. */
+export type CellSource = (at: number) => LineCell;
 
 export const CONTEXT = 3;
 /** Fold a run only when it hides at least this many lines. */
@@ -72,39 +77,61 @@ export function mergeMarks(tokens: CodeLine, segments: readonly Segment[] | null
   return out;
 }
 
-/** Word marks of each changed line, by row position. */
-function intraMarks(file: DiffFilePayload): Map<number, Segment[]> {
-  const marks = new Map<number, Segment[]>();
+/**
+ * For each deleted or added row that faces a line on the other side (the i-th deletion of a run
+ * and its i-th addition), that row's position; -1 otherwise. Runs of more than 2,000 pairs are
+ * left unpaired: rewritten, not edited.
+ */
+function partners(file: DiffFilePayload): Int32Array {
   const rows = file.rows;
+  const out = new Int32Array(rows.length).fill(-1);
   let i = 0;
   while (i < rows.length) {
     if (rows[i]?.[0] === 0) {
       i++;
       continue;
     }
-    const dels: number[] = [];
-    const adds: number[] = [];
-    while (i < rows.length && rows[i]?.[0] === 1) dels.push(i++);
-    while (i < rows.length && rows[i]?.[0] === 2) adds.push(i++);
-    const pairs = Math.min(dels.length, adds.length);
+    const firstDel = i;
+    while (i < rows.length && rows[i]?.[0] === 1) i++;
+    const firstAdd = i;
+    while (i < rows.length && rows[i]?.[0] === 2) i++;
+    const pairs = Math.min(firstAdd - firstDel, i - firstAdd);
     if (pairs > 2_000) continue;
     for (let k = 0; k < pairs; k++) {
-      const d = rows[dels[k] ?? -1];
-      const a = rows[adds[k] ?? -1];
-      if (!d || !a) continue;
-      const intra = intraLine(lineText(file.old[d[1] - 1]), lineText(file.new[a[2] - 1]));
-      if (intra.similarity < MIN_SIMILARITY) continue;
-      marks.set(dels[k] ?? -1, intra.old);
-      marks.set(adds[k] ?? -1, intra.new);
+      out[firstDel + k] = firstAdd + k;
+      out[firstAdd + k] = firstDel + k;
     }
   }
-  return marks;
+  return out;
 }
 
-function cell(file: DiffFilePayload, at: number, marks: Map<number, Segment[]>): LineCell {
-  const [op, oldNo, newNo, eol] = file.rows[at] ?? [0, 0, 0, 0];
-  const tokens = op === 1 ? file.old[oldNo - 1] : file.new[newNo - 1];
-  return { op, oldNo, newNo, eol, at, segs: mergeMarks(tokens ?? [], marks.get(at) ?? null) };
+export function cellSource(file: DiffFilePayload): CellSource {
+  const partner = partners(file);
+  const marks = new Map<number, Segment[] | null>();
+  const cells = new Map<number, LineCell>();
+  const marksOf = (at: number): Segment[] | null => {
+    const other = partner[at] ?? -1;
+    if (other < 0) return null;
+    const known = marks.get(at);
+    if (known !== undefined) return known;
+    const [del, add] = file.rows[at]?.[0] === 1 ? [at, other] : [other, at];
+    const d = file.rows[del];
+    const a = file.rows[add];
+    const intra = d && a ? intraLine(lineText(file.old[d[1] - 1]), lineText(file.new[a[2] - 1])) : null;
+    const similar = intra !== null && intra.similarity >= MIN_SIMILARITY;
+    marks.set(del, similar ? intra.old : null);
+    marks.set(add, similar ? intra.new : null);
+    return marks.get(at) ?? null;
+  };
+  return (at) => {
+    const known = cells.get(at);
+    if (known) return known;
+    const [op, oldNo, newNo, eol] = file.rows[at] ?? [0, 0, 0, 0];
+    const tokens = op === 1 ? file.old[oldNo - 1] : file.new[newNo - 1];
+    const made: LineCell = { op, oldNo, newNo, eol, at, segs: mergeMarks(tokens ?? [], marksOf(at)) };
+    cells.set(at, made);
+    return made;
+  };
 }
 
 /** Row positions to show, with gaps where unchanged runs fold (as far as `expansion` leaves them). */
@@ -146,13 +173,12 @@ function layout(file: DiffFilePayload, expansion: Expansion): ({ at: number } | 
 }
 
 export function unifiedRows(file: DiffFilePayload, expansion: Expansion): UnifiedRow[] {
-  const marks = intraMarks(file);
-  return layout(file, expansion).map((item) => ("t" in item ? item : { t: "line" as const, key: `r${item.at}`, ...cell(file, item.at, marks) }));
+  return layout(file, expansion).map((item) => ("t" in item ? item : { t: "line" as const, key: `r${item.at}`, at: item.at }));
 }
 
 export function splitRows(file: DiffFilePayload, expansion: Expansion): SplitRow[] {
-  const marks = intraMarks(file);
   const items = layout(file, expansion);
+  const op = (it: { at: number } | Gap | undefined) => (it && !("t" in it) ? (file.rows[it.at]?.[0] ?? 0) : -1);
   const out: SplitRow[] = [];
   let i = 0;
   while (i < items.length) {
@@ -163,20 +189,19 @@ export function splitRows(file: DiffFilePayload, expansion: Expansion): SplitRow
       i++;
       continue;
     }
-    const c = cell(file, item.at, marks);
-    if (c.op === 0) {
-      out.push({ t: "pair", key: `p${item.at}`, left: c, right: c });
+    if (op(item) === 0) {
+      out.push({ t: "pair", key: `p${item.at}`, left: item.at, right: item.at });
       i++;
       continue;
     }
-    const dels: LineCell[] = [];
-    const adds: LineCell[] = [];
-    for (let it = items[i]; it && !("t" in it) && file.rows[it.at]?.[0] === 1; it = items[++i]) dels.push(cell(file, it.at, marks));
-    for (let it = items[i]; it && !("t" in it) && file.rows[it.at]?.[0] === 2; it = items[++i]) adds.push(cell(file, it.at, marks));
+    const dels: number[] = [];
+    const adds: number[] = [];
+    for (let it = items[i]; op(it) === 1 && it && !("t" in it); it = items[++i]) dels.push(it.at);
+    for (let it = items[i]; op(it) === 2 && it && !("t" in it); it = items[++i]) adds.push(it.at);
     for (let k = 0; k < Math.max(dels.length, adds.length); k++) {
       const left = dels[k] ?? null;
       const right = adds[k] ?? null;
-      out.push({ t: "pair", key: `p${(left ?? right)?.at ?? k}-${k}`, left, right });
+      out.push({ t: "pair", key: `p${left ?? right ?? k}-${k}`, left, right });
     }
   }
   return out;

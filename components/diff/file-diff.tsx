@@ -1,11 +1,11 @@
 "use client";
 
 import { useVirtualizer } from "@tanstack/react-virtual";
-import { useEffect, useMemo, useRef, useState } from "react";
+import { useCallback, useEffect, useMemo, useRef, useState } from "react";
 import { VisibleText } from "@/components/code/visible-text";
 import { rawFileHref } from "@/components/task/file-panel";
 import { formatInt } from "@/lib/format/number";
-import { expand, type Expansion, gapHolding, lineAnchor, NOTHING_EXPANDED, rowOfAnchor, splitRows, unifiedRows } from "./display-rows";
+import { type CellSource, cellSource, expand, type Expansion, gapHolding, lineAnchor, NOTHING_EXPANDED, rowOfAnchor, splitRows, unifiedRows } from "./display-rows";
 import { type ExpandSide, GapRow, SplitLine, UnifiedLine } from "./diff-rows";
 import type { DiffFilePayload, DiffSide, DiffViewMode } from "./types";
 
@@ -53,6 +53,7 @@ export function FileDiff({ file, view, from, to, target }: FileDiffProps) {
     if (gap !== null) setExpansion((e) => expand(e, gap, "all"));
   }, [file, target]);
   const rows = useMemo(() => (view === "split" ? splitRows(file, expansion) : unifiedRows(file, expansion)), [file, view, expansion]);
+  const cell = useMemo(() => cellSource(file), [file]);
   // A button that unfolds the last of a run disappears with it: its focus moves to the first line it showed.
   const [refocus, setRefocus] = useState<{ start: number; newNo: number } | null>(null);
   const onExpand = (start: number, side: ExpandSide) => {
@@ -117,7 +118,7 @@ export function FileDiff({ file, view, from, to, target }: FileDiffProps) {
         </span>
       </header>
       {open && rows.length > 0 && (
-        <DiffBody file={file} rows={rows} view={view} onExpand={onExpand} target={target} />
+        <DiffBody file={file} rows={rows} cell={cell} view={view} onExpand={onExpand} target={target} />
       )}
     </section>
   );
@@ -126,6 +127,7 @@ export function FileDiff({ file, view, from, to, target }: FileDiffProps) {
 type BodyProps = {
   file: DiffFilePayload;
   rows: ReturnType<typeof unifiedRows> | ReturnType<typeof splitRows>;
+  cell: CellSource;
   view: DiffViewMode;
   onExpand: (start: number, side: ExpandSide) => void;
   target: FileDiffProps["target"];
@@ -133,19 +135,27 @@ type BodyProps = {
 
 const frame = "bg-surface font-mono text-xs leading-5 [tab-size:4]";
 
-function Row({ row, file, onExpand }: { row: BodyProps["rows"][number]; file: number; onExpand: BodyProps["onExpand"] }) {
+function Row({ row, file, cell, onExpand }: { row: BodyProps["rows"][number]; file: number; cell: CellSource; onExpand: BodyProps["onExpand"] }) {
   if (row.t === "gap") return <GapRow gap={row} onExpand={onExpand} />;
-  if (row.t === "pair") return <SplitLine row={row} file={file} />;
-  return <UnifiedLine row={row} file={file} />;
+  if (row.t === "pair") return <SplitLine row={row} file={file} cell={cell} />;
+  return <UnifiedLine at={row.at} file={file} cell={cell} />;
 }
 
-function DiffBody({ file, rows, view, onExpand, target }: BodyProps) {
+/** Heights of a line row (leading-5) and of a gap row (h-6) in px. */
+const LINE_HEIGHT = 20;
+const GAP_HEIGHT = 24;
+
+function DiffBody({ file, rows, cell, view, onExpand, target }: BodyProps) {
   const virtual = rows.length > PLAIN_LIMIT;
   const scrollRef = useRef<HTMLDivElement>(null);
+  // Unified rows never wrap, so their heights are known and nothing needs measuring while
+  // scrolling; split cells wrap long lines and are measured as they appear.
+  const measured = view === "split";
   const virtualizer = useVirtualizer({
     count: virtual ? rows.length : 0,
     getScrollElement: () => scrollRef.current,
-    estimateSize: () => 20,
+    estimateSize: (i) => (rows[i]?.t === "gap" ? GAP_HEIGHT : LINE_HEIGHT),
+    getItemKey: useCallback((i: number) => rows[i]?.key ?? i, [rows]),
     overscan: 30,
     useFlushSync: false,
   });
@@ -155,7 +165,7 @@ function DiffBody({ file, rows, view, onExpand, target }: BodyProps) {
     const anchor = lineAnchor(file.index, { op: target.side === "O" ? 1 : 2, oldNo: target.no, newNo: target.no });
     if (scrolled.current === anchor) return;
     const at = rowOfAnchor(file, target.side, target.no);
-    const i = rows.findIndex((r) => (r.t === "line" ? r.at === at : r.t === "pair" ? r.left?.at === at || r.right?.at === at : false));
+    const i = rows.findIndex((r) => (r.t === "line" ? r.at === at : r.t === "pair" ? r.left === at || r.right === at : false));
     if (i < 0) return; // still folded: the next render has it
     scrolled.current = anchor;
     if (virtual) {
@@ -168,7 +178,7 @@ function DiffBody({ file, rows, view, onExpand, target }: BodyProps) {
     return (
       <div role="region" aria-label={`${file.path}, ${view} diff`} className={`${frame} ${view === "unified" ? "overflow-x-auto" : ""}`}>
         {rows.map((row) => (
-          <Row key={row.key} row={row} file={file.index} onExpand={onExpand} />
+          <Row key={row.key} row={row} file={file.index} cell={cell} onExpand={onExpand} />
         ))}
       </div>
     );
@@ -180,8 +190,14 @@ function DiffBody({ file, rows, view, onExpand, target }: BodyProps) {
           const row = rows[item.index];
           if (!row) return null;
           return (
-            <div key={row.key} data-index={item.index} ref={virtualizer.measureElement} className="absolute top-0 left-0 w-full" style={{ transform: `translateY(${item.start}px)` }}>
-              <Row row={row} file={file.index} onExpand={onExpand} />
+            <div
+              key={row.key}
+              data-index={item.index}
+              ref={measured ? virtualizer.measureElement : undefined}
+              className={`absolute top-0 left-0 w-full ${measured ? "" : "overflow-y-clip"}`}
+              style={{ transform: `translateY(${item.start}px)`, height: measured ? undefined : item.size }}
+            >
+              <Row row={row} file={file.index} cell={cell} onExpand={onExpand} />
             </div>
           );
         })}

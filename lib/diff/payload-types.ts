@@ -19,6 +19,8 @@ export interface DiffFilePayload {
   coarse: boolean;
   /** The whole file as one hunk (unchanged files: empty; the view links to the file instead). */
   rows: DiffRowTuple[];
+  /** Highlighted old lines, by line number − 1; only deleted lines are filled (the rest are drawn
+   * from the new side, where they are the same). */
   old: CodeLine[];
   new: CodeLine[];
 }

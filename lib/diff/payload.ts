@@ -29,6 +29,9 @@ export async function buildDiffPayload(from: TaskFiles, to: TaskFiles, binary: R
       for (const l of h.lines) rows.push([l.op === "ctx" ? 0 : l.op === "del" ? 1 : 2, l.old_no ?? 0, l.new_no ?? 0, l.eol === "crlf" ? 1 : l.eol === "none" ? 2 : 0]);
     }
     const [oldTokens, newTokens] = f.status === "unchanged" ? [[], []] : await sides(f.path, oldText, newText);
+    // Unchanged lines are drawn from the new side: of the old one only deleted lines travel.
+    const deleted = new Set(rows.flatMap(([op, oldNo]) => (op === 1 ? [oldNo] : [])));
+    const oldShown = oldTokens.map((line, i): CodeLine => (deleted.has(i + 1) ? line : []));
     out.push({
       index,
       path: f.path,
@@ -41,7 +44,7 @@ export async function buildDiffPayload(from: TaskFiles, to: TaskFiles, binary: R
       binary: binary.has(f.path),
       coarse: f.coarse === true,
       rows,
-      old: oldTokens,
+      old: oldShown,
       new: newTokens,
     });
   }
