@@ -47,6 +47,10 @@ describe.each(BACKENDS)("lineage on %s", (backend) => {
     expect(all?.ancestors).toEqual([]);
     expect(all?.descendants.map((d) => d.task_id)).toEqual(["a1", "b1"]);
     expect(all?.descendants.every((d) => ids.get(d.task_id) === d.id)).toBe(true);
+    expect(all?.descendants.map((d) => [d.task_id, d.parent_id, d.depth, d.status, d.children])).toEqual([
+      ["a1", id("s1"), 1, "accepted", 1],
+      ["b1", id("a1"), 2, "accepted", 0],
+    ]);
     expect(all?.truncated).toBe(false);
     const one = await getLineage(database.db, id("s1"), { descendants: true, maxDepth: 1 });
     expect(one?.descendants.map((d) => d.task_id)).toEqual(["a1"]);
