@@ -160,6 +160,10 @@ interface Frames {
   /** frames longer than 1.5 × 16.7 ms: a dropped frame at 60 Hz */
   dropped_frames: number;
   reached_end: boolean;
+  /** Long animation frames (> 50 ms) Chromium reports, and the script and style/layout time in them. */
+  loaf: number;
+  loaf_script_ms: number;
+  loaf_layout_ms: number;
 }
 
 async function scrollFrames(page: Page, selector: string, pxPerFrame: number, maxFrames: number): Promise<Frames> {
@@ -169,6 +173,17 @@ async function scrollFrames(page: Page, selector: string, pxPerFrame: number, ma
       if (!(box instanceof HTMLElement)) throw new Error(`no scroll box ${selector}`);
       box.scrollTop = 0;
       await new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r)));
+      // What the long frames were spent on: our scripts and layout, or something else (raster, other processes).
+      const long = { n: 0, script: 0, layout: 0 };
+      type Loaf = PerformanceEntry & { styleAndLayoutStart: number; scripts: { duration: number }[] };
+      const loafs = new PerformanceObserver((list) => {
+        for (const e of list.getEntries() as Loaf[]) {
+          long.n++;
+          long.script += e.scripts.reduce((n, x) => n + x.duration, 0);
+          if (e.styleAndLayoutStart > 0) long.layout += e.startTime + e.duration - e.styleAndLayoutStart;
+        }
+      });
+      loafs.observe({ type: "long-animation-frame" });
       const gaps: number[] = [];
       let last = performance.now();
       await new Promise<void>((done) => {
@@ -183,6 +198,8 @@ async function scrollFrames(page: Page, selector: string, pxPerFrame: number, ma
         requestAnimationFrame(frame);
       });
       gaps.shift(); // the wait before the first frame
+      await new Promise((r) => setTimeout(r, 100));
+      loafs.disconnect();
       const sorted = [...gaps].sort((a, b) => a - b);
       const at = (p: number) => sorted[Math.min(sorted.length - 1, Math.max(0, Math.ceil(p * sorted.length) - 1))] ?? 0;
       const r1 = (v: number) => Number(v.toFixed(1));
@@ -194,6 +211,9 @@ async function scrollFrames(page: Page, selector: string, pxPerFrame: number, ma
         long_frames: gaps.filter((g) => g > 50).length,
         dropped_frames: gaps.filter((g) => g > 25).length,
         reached_end: box.scrollTop + box.clientHeight >= box.scrollHeight - 1,
+        loaf: long.n,
+        loaf_script_ms: Math.round(long.script),
+        loaf_layout_ms: Math.round(long.layout),
       };
     },
     { selector, pxPerFrame, maxFrames },

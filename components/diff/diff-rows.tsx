@@ -9,10 +9,19 @@ const SIGN = { 0: " ", 1: "−", 2: "+" } as const;
 const SIGN_CLASS = { 0: "text-faint", 1: "text-bad", 2: "text-ok" } as const;
 const target = "scroll-mt-28 target:!bg-warn-soft target:shadow-[inset_3px_0_0_var(--warn)]";
 
+/** A line number's column: 2.5rem, or wider where the file sets `--ln` (numbersWidth). */
+const NUMBER_WIDTH = "w-[max(2.5rem,calc(var(--ln,4ch)_+_0.5rem))]";
+
+/** Widens the line number columns of a file whose numbers have more than four digits. */
+export function numbersWidth(lines: number): string {
+  const digits = String(lines).length;
+  return digits <= 4 ? "" : digits === 5 ? "[--ln:5ch]" : digits === 6 ? "[--ln:6ch]" : "[--ln:7ch]";
+}
+
 function LineNo({ href, no, label }: { href: string | null; no: number; label: string }) {
-  if (no === 0) return <span className="inline-block w-10 pr-2 text-right" />;
+  if (no === 0) return <span className={`inline-block pr-2 text-right ${NUMBER_WIDTH}`} />;
   return (
-    <a href={href ?? undefined} aria-label={`${label} ${no}`} className="inline-block w-10 pr-2 text-right text-faint hover:text-accent hover:underline">
+    <a href={href ?? undefined} aria-label={`${label} ${no}`} className={`inline-block pr-2 text-right text-faint hover:text-accent hover:underline ${NUMBER_WIDTH}`}>
       {no}
     </a>
   );
@@ -78,15 +87,17 @@ const expandButton = "flex h-full items-center gap-1 rounded-sm px-1.5 text-acce
 export function GapRow({ gap, onExpand }: { gap: Gap; onExpand: (start: number, side: ExpandSide) => void }) {
   const step = Math.min(EXPAND_STEP, gap.count);
   const last = gap.newNo + gap.count - 1;
+  // A step that would show the whole run is the "all" button again.
+  const partial = gap.count > EXPAND_STEP;
   return (
     <div role="group" aria-label={`${gap.count} unchanged lines hidden, ${gap.newNo}–${last}`} className="flex h-6 items-center border-y border-line/70 bg-info-soft/40 text-2xs text-muted">
       <span className="sticky left-0 flex h-full items-center gap-1 px-2">
-        {gap.down && (
+        {partial && gap.down && (
           <button type="button" onClick={() => onExpand(gap.start, "top")} className={expandButton} aria-label={`Show ${step} more lines from line ${gap.newNo}`} title="Show more lines below the change above">
             <span aria-hidden="true">↓</span> {step}
           </button>
         )}
-        {gap.up && (
+        {partial && gap.up && (
           <button type="button" onClick={() => onExpand(gap.start, "bottom")} className={expandButton} aria-label={`Show ${step} more lines up to line ${last}`} title="Show more lines above the change below">
             <span aria-hidden="true">↑</span> {step}
           </button>

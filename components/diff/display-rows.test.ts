@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { cellSource, CONTEXT, expand, type Gap, NOTHING_EXPANDED, splitRows, unifiedRows } from "./display-rows";
+import { cellSource, CONTEXT, expand, type Gap, lineColumns, NOTHING_EXPANDED, rowColumns, splitRows, unifiedRows } from "./display-rows";
 import type { DiffFilePayload, DiffRowTuple } from "./types";
 import { withView } from "./types";
 
@@ -80,6 +80,24 @@ describe("cells", () => {
     const pairs = splitRows(f, NOTHING_EXPANDED).filter((r) => r.t === "pair");
     expect(pairs.find((r) => r.left === 5)).toMatchObject({ right: 6 });
     expect(pairs.find((r) => r.left === 4)).toMatchObject({ right: 4 });
+  });
+});
+
+describe("columns", () => {
+  it("counts a tab as a whole stop and gives up on anything beyond printable ASCII", () => {
+    expect(lineColumns([[0, "echo "], [2, '"hi"']])).toBe(9);
+    expect(lineColumns([[0, "\tx"]])).toBe(5);
+    expect(lineColumns([[0, "caf\u00e9"]])).toBe(Infinity);
+    expect(lineColumns([[0, "a\u200bb"]])).toBe(Infinity);
+    expect(lineColumns(undefined)).toBe(0);
+  });
+
+  it("takes the wider side of a split row", () => {
+    const f = file(2, 2);
+    f.old[2] = [[0, "x".repeat(30)]];
+    f.new[2] = [[0, "y".repeat(50)]];
+    const pair = splitRows(f, NOTHING_EXPANDED).find((r) => r.t === "pair" && r.left === 2);
+    expect(pair && rowColumns(f, pair)).toBe(50);
   });
 });
 

@@ -207,6 +207,33 @@ export function splitRows(file: DiffFilePayload, expansion: Expansion): SplitRow
   return out;
 }
 
+/**
+ * Columns a line fills in a monospace cell (a tab counts as a whole tab stop), or Infinity when it
+ * holds anything that may be wider than one column (outside printable ASCII: markers, wide scripts).
+ */
+export function lineColumns(line: CodeLine | undefined): number {
+  let columns = 0;
+  for (const [, text] of line ?? []) {
+    for (let i = 0; i < text.length; i++) {
+      const code = text.charCodeAt(i);
+      if (code === 9) columns += 4;
+      else if (code < 0x20 || code > 0x7e) return Infinity;
+      else columns++;
+    }
+  }
+  return columns;
+}
+
+/** The wider side of a split row, in columns (0 for a gap). */
+export function rowColumns(file: DiffFilePayload, row: SplitRow): number {
+  if (row.t === "gap") return 0;
+  const side = (at: number | null) => {
+    const r = at === null ? undefined : file.rows[at];
+    return r ? lineColumns(r[0] === 1 ? file.old[r[1] - 1] : file.new[r[2] - 1]) : 0;
+  };
+  return Math.max(side(row.left), side(row.right));
+}
+
 /** Anchor of a line: the new side's number, or the old one for a deleted line. */
 export function lineAnchor(fileIndex: number, c: Pick<LineCell, "op" | "oldNo" | "newNo">): string {
   return c.op === 1 ? `f${fileIndex}-O${c.oldNo}` : `f${fileIndex}-L${c.newNo}`;

@@ -1,12 +1,13 @@
 "use client";
 
-import { useVirtualizer } from "@tanstack/react-virtual";
+import type { Virtualizer } from "@tanstack/react-virtual";
 import { useCallback, useEffect, useMemo, useRef, useState } from "react";
 import { VisibleText } from "@/components/code/visible-text";
 import { rawFileHref } from "@/components/task/file-panel";
 import { formatInt } from "@/lib/format/number";
 import { type CellSource, cellSource, expand, type Expansion, gapHolding, lineAnchor, NOTHING_EXPANDED, rowOfAnchor, splitRows, unifiedRows } from "./display-rows";
-import { type ExpandSide, GapRow, SplitLine, UnifiedLine } from "./diff-rows";
+import { type ExpandSide, GapRow, numbersWidth, SplitLine, UnifiedLine } from "./diff-rows";
+import { VirtualRows } from "./virtual-rows";
 import type { DiffFilePayload, DiffSide, DiffViewMode } from "./types";
 
 /** Up to this many rows render as plain DOM (the browser's find works); beyond, rows are virtual. */
@@ -141,24 +142,12 @@ function Row({ row, file, cell, onExpand }: { row: BodyProps["rows"][number]; fi
   return <UnifiedLine at={row.at} file={file} cell={cell} />;
 }
 
-/** Heights of a line row (leading-5) and of a gap row (h-6) in px. */
-const LINE_HEIGHT = 20;
-const GAP_HEIGHT = 24;
-
 function DiffBody({ file, rows, cell, view, onExpand, target }: BodyProps) {
   const virtual = rows.length > PLAIN_LIMIT;
-  const scrollRef = useRef<HTMLDivElement>(null);
-  // Unified rows never wrap, so their heights are known and nothing needs measuring while
-  // scrolling; split cells wrap long lines and are measured as they appear.
-  const measured = view === "split";
-  const virtualizer = useVirtualizer({
-    count: virtual ? rows.length : 0,
-    getScrollElement: () => scrollRef.current,
-    estimateSize: (i) => (rows[i]?.t === "gap" ? GAP_HEIGHT : LINE_HEIGHT),
-    getItemKey: useCallback((i: number) => rows[i]?.key ?? i, [rows]),
-    overscan: 30,
-    useFlushSync: false,
-  });
+  const virtualizer = useRef<Virtualizer<HTMLDivElement, Element> | null>(null);
+  const onReady = useCallback((v: Virtualizer<HTMLDivElement, Element>) => {
+    virtualizer.current = v;
+  }, []);
   const scrolled = useRef<string | null>(null);
   useEffect(() => {
     if (!target) return;
@@ -170,13 +159,15 @@ function DiffBody({ file, rows, cell, view, onExpand, target }: BodyProps) {
     scrolled.current = anchor;
     if (virtual) {
       document.getElementById(`f${file.index}`)?.scrollIntoView({ block: "start" });
-      virtualizer.scrollToIndex(i, { align: "center" });
+      virtualizer.current?.scrollToIndex(i, { align: "center" });
     } else document.getElementById(anchor)?.scrollIntoView({ block: "center" });
-  }, [file, rows, target, virtual, virtualizer]);
+  }, [file, rows, target, virtual]);
+  const body = `${frame} ${numbersWidth(Math.max(file.oldLineCount, file.newLineCount))}`;
+  const render = useCallback((row: BodyProps["rows"][number]) => <Row row={row} file={file.index} cell={cell} onExpand={onExpand} />, [file.index, cell, onExpand]);
 
   if (!virtual) {
     return (
-      <div role="region" aria-label={`${file.path}, ${view} diff`} className={`${frame} ${view === "unified" ? "overflow-x-auto" : ""}`}>
+      <div role="region" aria-label={`${file.path}, ${view} diff`} className={`${body} ${view === "unified" ? "overflow-x-auto" : ""}`}>
         {rows.map((row) => (
           <Row key={row.key} row={row} file={file.index} cell={cell} onExpand={onExpand} />
         ))}
@@ -184,24 +175,14 @@ function DiffBody({ file, rows, cell, view, onExpand, target }: BodyProps) {
     );
   }
   return (
-    <div ref={scrollRef} role="region" aria-label={`${file.path}, ${view} diff (${rows.length} rows, virtualized)`} tabIndex={0} className={`${frame} h-[75vh] overflow-auto`}>
-      <div className="relative" style={{ height: virtualizer.getTotalSize() }}>
-        {virtualizer.getVirtualItems().map((item) => {
-          const row = rows[item.index];
-          if (!row) return null;
-          return (
-            <div
-              key={row.key}
-              data-index={item.index}
-              ref={measured ? virtualizer.measureElement : undefined}
-              className={`absolute top-0 left-0 w-full ${measured ? "" : "overflow-y-clip"}`}
-              style={{ transform: `translateY(${item.start}px)`, height: measured ? undefined : item.size }}
-            >
-              <Row row={row} file={file.index} cell={cell} onExpand={onExpand} />
-            </div>
-          );
-        })}
-      </div>
-    </div>
+    <VirtualRows
+      file={file}
+      rows={rows}
+      view={view}
+      label={`${file.path}, ${view} diff (${rows.length} rows, virtualized)`}
+      className={body}
+      render={render}
+      onReady={onReady}
+    />
   );
 }
