@@ -1,7 +1,7 @@
 "use client";
 
 import { useVirtualizer, type Virtualizer } from "@tanstack/react-virtual";
-import { type ReactNode, useCallback, useEffect, useLayoutEffect, useRef, useState } from "react";
+import { type ReactNode, useCallback, useEffect, useLayoutEffect, useMemo, useRef, useState } from "react";
 import { rowColumns, type SplitRow, type UnifiedRow } from "./display-rows";
 import type { DiffFilePayload, DiffViewMode } from "./types";
 
@@ -50,14 +50,16 @@ export function VirtualRows({ file, rows, view, label, className, render, onRead
     return () => observer.disconnect();
   }, [view, file.oldLineCount, file.newLineCount]);
 
-  const fixed = useCallback(
-    (i: number) => {
-      const row = rows[i];
-      if (!row || row.t !== "pair") return true;
-      return columns !== null && rowColumns(file, row) <= columns;
-    },
-    [rows, file, columns],
-  );
+  // Once per rows: the virtualizer asks for estimates of every row after each measurement.
+  const widths = useMemo(() => {
+    if (view !== "split") return null;
+    const out = new Float64Array(rows.length);
+    rows.forEach((row: UnifiedRow | SplitRow, i: number) => {
+      if (row.t === "pair") out[i] = rowColumns(file, row);
+    });
+    return out;
+  }, [rows, file, view]);
+  const fixed = useCallback((i: number) => widths === null || (columns !== null && (widths[i] ?? 0) <= columns), [widths, columns]);
   const virtualizer = useVirtualizer({
     count: rows.length,
     getScrollElement: () => scrollRef.current,
@@ -65,7 +67,7 @@ export function VirtualRows({ file, rows, view, label, className, render, onRead
       const row = rows[i];
       if (row?.t === "gap") return GAP_HEIGHT;
       if (row?.t !== "pair" || columns === null || fixed(i)) return LINE_HEIGHT;
-      const wide = rowColumns(file, row);
+      const wide = widths?.[i] ?? 0;
       return LINE_HEIGHT * (Number.isFinite(wide) ? Math.ceil(wide / Math.max(1, columns)) : 1);
     },
     getItemKey: useCallback((i: number) => rows[i]?.key ?? i, [rows]),

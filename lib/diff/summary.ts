@@ -35,7 +35,19 @@ async function commandUnits(parent: string, child: string): Promise<{ prev: Unit
   const [prev, next] = await Promise.all([shellStatements(parent), shellStatements(child)]);
   // Both sides must be read the same way, or every statement would look new.
   if (prev && next) return { prev, next, parser: "tree-sitter-bash" };
-  return { prev: shellCommandsByLine(parent), next: shellCommandsByLine(child), parser: "lines" };
+  return { prev: commandsByLine(parent), next: commandsByLine(child), parser: "lines" };
+}
+
+/** The line-based split by content: for a long script that does not parse it costs as much as a parse. */
+const splitByLine = new Lru<string, Unit[]>(200);
+
+function commandsByLine(script: string): Unit[] {
+  const key = contentKey(script);
+  const known = splitByLine.get(key);
+  if (known) return known;
+  const units = shellCommandsByLine(script);
+  splitByLine.set(key, units);
+  return units;
 }
 
 const TOP_LEVEL_TEST_RE = /^(?:async[ \t]+)?def[ \t]+(test\w*)[ \t]*\(/gm;
@@ -46,6 +58,7 @@ const testNames = new Lru<string, string[]>(2_000);
 /** Forget every parse the summaries remember (benchmarks measure the uncached path with it). */
 export function clearSummaryCaches(): void {
   clearShellStatementCache();
+  splitByLine.clear();
   testNames.clear();
 }
 
