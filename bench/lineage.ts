@@ -1,7 +1,8 @@
 // npx tsx bench/lineage.ts --pg postgres://…/db [--runs 30]
 // Issue 4's budgets on an already ingested database: ancestors + children of tasks at several
-// depths, the largest family fetched whole, and a parent diff (files + diff + step summary) of a
-// late-round task. Prints p50/p95 and writes bench/out/lineage-*.json.
+// depths, the largest family fetched whole, and the parts of a parent diff (files + diff + step
+// summary) of a late-round task; the diff page's data as a whole is bench/diff.ts. Prints p50/p95
+// and writes bench/out/lineage-*.json.
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
@@ -11,7 +12,7 @@ import { execRows, openDatabase, type Db } from "@/db/client";
 import { getTaskFileSet } from "@/db/queries/files";
 import { getLineage } from "@/db/queries/lineage";
 import { diffFiles } from "@/lib/diff";
-import { stepSummary } from "@/lib/diff/summary";
+import { clearSummaryCaches, stepSummary } from "@/lib/diff/summary";
 
 const { values: args } = parseArgs({ options: { pg: { type: "string" }, runs: { type: "string", default: "30" }, out: { type: "string", default: "bench/out" } } });
 if (!args.pg) {
@@ -103,7 +104,11 @@ async function main(): Promise<void> {
       });
       const [a, b] = await Promise.all([textFiles(db, late.parent_id), textFiles(db, late.id)]);
       results[`parent diff of a ${label}: diff only`] = await time(runs, async () => diffFiles(a, b));
-      results[`parent diff of a ${label}: parsed step summary only`] = await time(runs, () => stepSummary(a, b));
+      results[`parent diff of a ${label}: parsed step summary only, uncached`] = await time(runs, () => {
+        clearSummaryCaches();
+        return stepSummary(a, b);
+      });
+      results[`parent diff of a ${label}: step summary from the parse caches`] = await time(runs, () => stepSummary(a, b));
     }
     if (!family || family.n < 5000) {
       results["synthetic family of 5,000 tasks fetched whole"] = await syntheticFamily(db, Math.min(runs, 10));

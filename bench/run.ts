@@ -1,6 +1,7 @@
 // npm run bench [-- --tasks 37484 --skip-pglite --keep] [-- --run DIR]
 // Generate a paper-scale run, ingest it into PostgreSQL and into PGlite, and time task-table
-// queries on PostgreSQL. Each step runs as its own process so its peak memory is its own.
+// queries, lineage (bench/lineage.ts) and parent diffs (bench/diff.ts) on PostgreSQL. Each step
+// runs as its own process so its peak memory is its own.
 // --run DIR reuses a run generated earlier (generating 2M files takes minutes); it is imported
 // under the name "bench" like a generated one.
 import { execFileSync, spawnSync } from "node:child_process";
@@ -49,6 +50,14 @@ function cli(label: string, cliArgs: string[], env: Record<string, string> = {})
   const step = { seconds: Number(seconds.toFixed(1)), max_rss_mb: m?.[2] ? Math.round(Number(m[2]) / 1024) : null, stdout: r.stdout.trim() };
   process.stderr.write(`${label}: ${step.seconds} s, peak RSS ${step.max_rss_mb ?? "?"} MB\n  ${step.stdout.split("\n").slice(-1)[0] ?? ""}\n`);
   return step;
+}
+
+/** One of the benchmark scripts against the ingested database; its table goes into the results. */
+function script(label: string, file: string, pg: string): string[] {
+  const r = spawnSync(process.execPath, ["--import", "tsx", file, "--pg", pg], { encoding: "utf8", maxBuffer: 16 * 1024 * 1024 });
+  if (r.status !== 0) throw new Error(`${label} failed (${r.status}):\n${r.stderr}`);
+  process.stderr.write(`${label}:\n${r.stdout}`);
+  return r.stdout.trim().split("\n");
 }
 
 function percentile(sorted: number[], p: number): number {
@@ -109,6 +118,8 @@ async function main(): Promise<void> {
     results.reingest_postgres = cli("re-ingest (unchanged) → PostgreSQL", ["ingest", runDir, "--run", "bench"], { DATABASE_URL: pgUrl.toString() });
     results.stats_postgres = cli("stats --json", ["stats", "--run", "bench", "--json"], { DATABASE_URL: pgUrl.toString() });
     results.queries_postgres = await queryBench(pgUrl.toString());
+    results.lineage_postgres = script("lineage", "bench/lineage.ts", pgUrl.toString());
+    results.diff_postgres = script("parent diff", "bench/diff.ts", pgUrl.toString());
   } finally {
     execFileSync("psql", [admin.toString(), "-qc", `DROP DATABASE IF EXISTS ${dbName} WITH (FORCE)`]);
   }

@@ -78,6 +78,61 @@ test("a round-12 task: up to the seed by keyboard, parent diff, split view, a ro
   await expect(page.locator(`[id="${href?.slice(1)}"]`)).toBeInViewport();
 });
 
+test("the diff keeps its layout through its own links and unfolds context a step at a time, by keyboard too", async ({ page }) => {
+  const list = (await (await page.request.get("/api/v1/tasks?round=12&status=accepted&limit=1")).json()) as TaskListJson;
+  const task = list.items[0];
+  if (!task) throw new Error("no round-12 task");
+  const lineage = (await (await page.request.get(`/api/v1/tasks/${task.id}/lineage`)).json()) as LineageJson;
+  const seed = lineage.ancestors[0];
+  if (!seed) throw new Error("no seed");
+
+  await page.goto(`/tasks/${task.id}/diff`);
+  await page.getByRole("button", { name: "Split" }).click();
+  await expect(page).toHaveURL(/[?&]view=split/);
+  const files = page.getByRole("navigation", { name: "Changed files" });
+  const split = async (file: string) => {
+    await expect(page.getByRole("button", { name: "Split" })).toHaveAttribute("aria-pressed", "true");
+    await expect(page.getByRole("region", { name: `Diff of ${file}` }).getByRole("region", { name: /split diff/ })).toBeVisible();
+  };
+  await files.getByRole("link", { name: /solve\.sh/ }).click();
+  await expect(page).toHaveURL(/[?&]file=solution%2Fsolve\.sh/);
+  await expect(page).toHaveURL(/[?&]view=split/);
+  await split("solution/solve.sh");
+  await expect(page.getByRole("region", { name: "Diff of instruction.md" })).toHaveCount(0);
+  await files.getByRole("link", { name: /All files/ }).click();
+  await expect(page).not.toHaveURL(/[?&]file=/);
+  await expect(page.getByRole("region", { name: "Diff of instruction.md" })).toBeVisible();
+  await split("solution/solve.sh");
+  await page.getByRole("navigation", { name: "Related diffs" }).getByRole("link", { name: "Seed → task" }).click();
+  await expect(page).toHaveURL(new RegExp(`[?&]against=${seed.id}\\b`));
+  await expect(page).toHaveURL(/[?&]view=split/);
+  await split("solution/solve.sh");
+  await page.getByRole("navigation", { name: "Related diffs" }).getByRole("link", { name: "vs parent" }).click();
+  await expect(page).not.toHaveURL(/against=/);
+  await expect(page).toHaveURL(/[?&]view=split/);
+
+  // The child extends its parent's solution near the end: a long unchanged run above the change.
+  await page.getByRole("button", { name: "Unified" }).click();
+  const solution = page.getByRole("region", { name: "Diff of solution/solve.sh" });
+  const fold = solution.getByRole("group", { name: /unchanged lines hidden/ }).first();
+  const hidden = async () => Number(/^(\d+) unchanged/.exec((await fold.getAttribute("aria-label")) ?? "")?.[1]);
+  const before = await hidden();
+  expect(before, "a fold long enough for two steps and the rest").toBeGreaterThan(45);
+  const up = fold.getByRole("button", { name: /^Show 20 more lines up to line \d+$/ });
+  await up.click();
+  await expect(fold).toHaveAttribute("aria-label", new RegExp(`^${before - 20} unchanged`));
+  await expect(up).toBeFocused();
+  await page.keyboard.press("Enter");
+  await expect(fold).toHaveAttribute("aria-label", new RegExp(`^${before - 40} unchanged`));
+  await expect(up).toBeFocused();
+  await page.keyboard.press("Tab");
+  await expect(fold.getByRole("button", { name: /^Show all \d+ unchanged lines from line 1$/ })).toBeFocused();
+  await page.keyboard.press("Enter");
+  await expect(solution.getByRole("group", { name: /unchanged lines hidden, 1–/ })).toHaveCount(0);
+  await expect(solution.getByRole("link", { name: "new line 1", exact: true })).toBeFocused();
+  await shot(page, "diff-context-unfolded");
+});
+
 test("the family of a seed, filtered, and the forest of the run", async ({ page }) => {
   const list = (await (await page.request.get("/api/v1/tasks?round=12&status=accepted&limit=1")).json()) as TaskListJson;
   const task = list.items[0];

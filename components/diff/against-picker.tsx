@@ -3,6 +3,7 @@
 import { useRouter } from "next/navigation";
 import type { LineageNodeJson } from "@/lib/api/types";
 import { useDiffView } from "./diff-files";
+import { withView } from "./types";
 
 export type AgainstPickerProps = { taskId: number; current: number; ancestors: LineageNodeJson[]; descendants: LineageNodeJson[] };
 
@@ -20,7 +21,7 @@ export function AgainstPicker({ taskId, current, ancestors, descendants }: Again
       Compare with
       <select
         value={current}
-        onChange={(e) => router.push(`/tasks/${taskId}/diff?against=${e.target.value}${view === "split" ? "&view=split" : ""}`)}
+        onChange={(e) => router.push(withView(`/tasks/${taskId}/diff?against=${e.target.value}`, view))}
         className="h-7 max-w-[26rem] rounded-md border border-line-strong bg-surface px-2 font-mono text-xs text-fg"
       >
         {ancestors.length > 0 && (

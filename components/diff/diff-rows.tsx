@@ -1,7 +1,7 @@
 import { memo } from "react";
 import { formatInt } from "@/lib/format/number";
 import { DiffCode } from "./diff-code";
-import { type Gap, type LineCell, lineAnchor, type SplitRow, type UnifiedRow } from "./display-rows";
+import { type CellSource, EXPAND_STEP, type Gap, type LineCell, lineAnchor, type SplitRow, type UnifiedRow } from "./display-rows";
 
 const ROW_BG = { 0: "", 1: "bg-bad-soft", 2: "bg-ok-soft" } as const;
 const GUTTER_BG = { 0: "bg-surface", 1: "bg-bad-soft", 2: "bg-ok-soft" } as const;
@@ -9,16 +9,26 @@ const SIGN = { 0: " ", 1: "−", 2: "+" } as const;
 const SIGN_CLASS = { 0: "text-faint", 1: "text-bad", 2: "text-ok" } as const;
 const target = "scroll-mt-28 target:!bg-warn-soft target:shadow-[inset_3px_0_0_var(--warn)]";
 
+/** A line number's column: 2.5rem, or wider where the file sets `--ln` (numbersWidth). */
+const NUMBER_WIDTH = "w-[max(2.5rem,calc(var(--ln,4ch)_+_0.5rem))]";
+
+/** Widens the line number columns of a file whose numbers have more than four digits. */
+export function numbersWidth(lines: number): string {
+  const digits = String(lines).length;
+  return digits <= 4 ? "" : digits === 5 ? "[--ln:5ch]" : digits === 6 ? "[--ln:6ch]" : "[--ln:7ch]";
+}
+
 function LineNo({ href, no, label }: { href: string | null; no: number; label: string }) {
-  if (no === 0) return <span className="inline-block w-10 pr-2 text-right" />;
+  if (no === 0) return <span className={`inline-block pr-2 text-right ${NUMBER_WIDTH}`} />;
   return (
-    <a href={href ?? undefined} aria-label={`${label} ${no}`} className="inline-block w-10 pr-2 text-right text-faint hover:text-accent hover:underline">
+    <a href={href ?? undefined} aria-label={`${label} ${no}`} className={`inline-block pr-2 text-right text-faint hover:text-accent hover:underline ${NUMBER_WIDTH}`}>
       {no}
     </a>
   );
 }
 
-export const UnifiedLine = memo(function UnifiedLine({ row, file }: { row: Extract<UnifiedRow, { t: "line" }>; file: number }) {
+export const UnifiedLine = memo(function UnifiedLine({ at, file, cell }: { at: number; file: number; cell: CellSource }) {
+  const row = cell(at);
   const anchor = lineAnchor(file, row);
   return (
     <div id={anchor} className={`flex min-h-5 min-w-max ${ROW_BG[row.op]} ${target}`}>
@@ -56,30 +66,49 @@ function SplitCell({ c, file, side }: { c: LineCell | null; file: number; side: 
   );
 }
 
-export const SplitLine = memo(function SplitLine({ row, file }: { row: Extract<SplitRow, { t: "pair" }>; file: number }) {
+export const SplitLine = memo(function SplitLine({ row, file, cell }: { row: Extract<SplitRow, { t: "pair" }>; file: number; cell: CellSource }) {
   // A context line appears on both sides: only the right cell carries the anchor.
   return (
     <div className="grid min-h-5 grid-cols-2 divide-x divide-line">
-      <SplitCell c={row.left} file={file} side="left" />
-      <SplitCell c={row.right} file={file} side="right" />
+      <SplitCell c={row.left === null ? null : cell(row.left)} file={file} side="left" />
+      <SplitCell c={row.right === null ? null : cell(row.right)} file={file} side="right" />
     </div>
   );
 });
 
-export function GapRow({ gap, onExpand }: { gap: Gap; onExpand: (start: number) => void }) {
+export type ExpandSide = "top" | "bottom" | "all";
+
+const expandButton = "flex h-full items-center gap-1 rounded-sm px-1.5 text-accent hover:bg-accent-soft hover:underline focus-visible:outline-2 focus-visible:outline-accent";
+
+/**
+ * A folded run of unchanged lines: reveal a step of it from either end, or all of it. Each button
+ * keeps its place (and so the keyboard focus) while the run shrinks.
+ */
+export function GapRow({ gap, onExpand }: { gap: Gap; onExpand: (start: number, side: ExpandSide) => void }) {
+  const step = Math.min(EXPAND_STEP, gap.count);
+  const last = gap.newNo + gap.count - 1;
+  // A step that would show the whole run is the "all" button again.
+  const partial = gap.count > EXPAND_STEP;
   return (
-    <div className="flex h-6 items-center border-y border-line/70 bg-info-soft/40 text-2xs text-muted">
-      <button
-        type="button"
-        onClick={() => onExpand(gap.start)}
-        className="sticky left-0 flex h-full items-center gap-2 px-3 text-accent hover:underline"
-        aria-label={`Show ${gap.count} unchanged lines from line ${gap.newNo}`}
-      >
-        <span aria-hidden="true">↕</span> {formatInt(gap.count)} unchanged lines
-        <span className="font-mono text-faint">
+    <div role="group" aria-label={`${gap.count} unchanged lines hidden, ${gap.newNo}–${last}`} className="flex h-6 items-center border-y border-line/70 bg-info-soft/40 text-2xs text-muted">
+      <span className="sticky left-0 flex h-full items-center gap-1 px-2">
+        {partial && gap.down && (
+          <button type="button" onClick={() => onExpand(gap.start, "top")} className={expandButton} aria-label={`Show ${step} more lines from line ${gap.newNo}`} title="Show more lines below the change above">
+            <span aria-hidden="true">↓</span> {step}
+          </button>
+        )}
+        {partial && gap.up && (
+          <button type="button" onClick={() => onExpand(gap.start, "bottom")} className={expandButton} aria-label={`Show ${step} more lines up to line ${last}`} title="Show more lines above the change below">
+            <span aria-hidden="true">↑</span> {step}
+          </button>
+        )}
+        <button type="button" onClick={() => onExpand(gap.start, "all")} className={expandButton} aria-label={`Show all ${gap.count} unchanged lines from line ${gap.newNo}`}>
+          <span aria-hidden="true">↕</span> {formatInt(gap.count)} unchanged lines
+        </button>
+        <span className="ml-1 font-mono text-faint">
           @@ −{gap.oldNo} +{gap.newNo} @@
         </span>
-      </button>
+      </span>
     </div>
   );
 }

@@ -1,12 +1,13 @@
 "use client";
 
-import { useVirtualizer } from "@tanstack/react-virtual";
-import { useEffect, useMemo, useRef, useState } from "react";
+import type { Virtualizer } from "@tanstack/react-virtual";
+import { useCallback, useEffect, useMemo, useRef, useState } from "react";
 import { VisibleText } from "@/components/code/visible-text";
 import { rawFileHref } from "@/components/task/file-panel";
 import { formatInt } from "@/lib/format/number";
-import { gapHolding, lineAnchor, rowOfAnchor, splitRows, unifiedRows } from "./display-rows";
-import { GapRow, SplitLine, UnifiedLine } from "./diff-rows";
+import { type CellSource, cellSource, expand, type Expansion, gapHolding, lineAnchor, NOTHING_EXPANDED, rowOfAnchor, splitRows, unifiedRows } from "./display-rows";
+import { type ExpandSide, GapRow, numbersWidth, SplitLine, UnifiedLine } from "./diff-rows";
+import { VirtualRows } from "./virtual-rows";
 import type { DiffFilePayload, DiffSide, DiffViewMode } from "./types";
 
 /** Up to this many rows render as plain DOM (the browser's find works); beyond, rows are virtual. */
@@ -44,16 +45,30 @@ function ChangeBlocks({ added, removed }: { added: number; removed: number }) {
 
 export function FileDiff({ file, view, from, to, target }: FileDiffProps) {
   const [open, setOpen] = useState(file.status !== "unchanged");
-  const [expanded, setExpanded] = useState<ReadonlySet<number>>(new Set());
+  const [expansion, setExpansion] = useState<Expansion>(NOTHING_EXPANDED);
   // The hash is only known in the browser: unfold the run that hides the linked line.
   useEffect(() => {
     if (!target) return;
     const gap = gapHolding(file, rowOfAnchor(file, target.side, target.no));
     setOpen(true);
-    if (gap !== null) setExpanded((s) => new Set(s).add(gap));
+    if (gap !== null) setExpansion((e) => expand(e, gap, "all"));
   }, [file, target]);
-  const rows = useMemo(() => (view === "split" ? splitRows(file, expanded) : unifiedRows(file, expanded)), [file, view, expanded]);
-  const expand = (start: number) => setExpanded((s) => new Set(s).add(start));
+  const rows = useMemo(() => (view === "split" ? splitRows(file, expansion) : unifiedRows(file, expansion)), [file, view, expansion]);
+  const cell = useMemo(() => cellSource(file), [file]);
+  // A button that unfolds the last of a run disappears with it: its focus moves to the first line it showed.
+  const [refocus, setRefocus] = useState<{ start: number; newNo: number } | null>(null);
+  const onExpand = (start: number, side: ExpandSide) => {
+    const gap = rows.find((r) => r.t === "gap" && r.start === start);
+    if (gap?.t === "gap") setRefocus({ start, newNo: gap.newNo });
+    setExpansion((e) => expand(e, start, side));
+  };
+  useEffect(() => {
+    if (!refocus) return;
+    setRefocus(null);
+    if (rows.some((r) => r.t === "gap" && r.start === refocus.start)) return;
+    const line = document.getElementById(lineAnchor(file.index, { op: 0, oldNo: 0, newNo: refocus.newNo }));
+    line?.querySelector<HTMLElement>("a[href]")?.focus();
+  }, [rows, refocus, file.index]);
   const fileHeader = `f${file.index}`;
 
   return (
@@ -104,7 +119,7 @@ export function FileDiff({ file, view, from, to, target }: FileDiffProps) {
         </span>
       </header>
       {open && rows.length > 0 && (
-        <DiffBody file={file} rows={rows} view={view} onExpand={expand} target={target} />
+        <DiffBody file={file} rows={rows} cell={cell} view={view} onExpand={onExpand} target={target} />
       )}
     </section>
   );
@@ -113,66 +128,61 @@ export function FileDiff({ file, view, from, to, target }: FileDiffProps) {
 type BodyProps = {
   file: DiffFilePayload;
   rows: ReturnType<typeof unifiedRows> | ReturnType<typeof splitRows>;
+  cell: CellSource;
   view: DiffViewMode;
-  onExpand: (start: number) => void;
+  onExpand: (start: number, side: ExpandSide) => void;
   target: FileDiffProps["target"];
 };
 
 const frame = "bg-surface font-mono text-xs leading-5 [tab-size:4]";
 
-function Row({ row, file, onExpand }: { row: BodyProps["rows"][number]; file: number; onExpand: (s: number) => void }) {
+function Row({ row, file, cell, onExpand }: { row: BodyProps["rows"][number]; file: number; cell: CellSource; onExpand: BodyProps["onExpand"] }) {
   if (row.t === "gap") return <GapRow gap={row} onExpand={onExpand} />;
-  if (row.t === "pair") return <SplitLine row={row} file={file} />;
-  return <UnifiedLine row={row} file={file} />;
+  if (row.t === "pair") return <SplitLine row={row} file={file} cell={cell} />;
+  return <UnifiedLine at={row.at} file={file} cell={cell} />;
 }
 
-function DiffBody({ file, rows, view, onExpand, target }: BodyProps) {
+function DiffBody({ file, rows, cell, view, onExpand, target }: BodyProps) {
   const virtual = rows.length > PLAIN_LIMIT;
-  const scrollRef = useRef<HTMLDivElement>(null);
-  const virtualizer = useVirtualizer({
-    count: virtual ? rows.length : 0,
-    getScrollElement: () => scrollRef.current,
-    estimateSize: () => 20,
-    overscan: 30,
-    useFlushSync: false,
-  });
+  const virtualizer = useRef<Virtualizer<HTMLDivElement, Element> | null>(null);
+  const onReady = useCallback((v: Virtualizer<HTMLDivElement, Element>) => {
+    virtualizer.current = v;
+  }, []);
   const scrolled = useRef<string | null>(null);
   useEffect(() => {
     if (!target) return;
     const anchor = lineAnchor(file.index, { op: target.side === "O" ? 1 : 2, oldNo: target.no, newNo: target.no });
     if (scrolled.current === anchor) return;
     const at = rowOfAnchor(file, target.side, target.no);
-    const i = rows.findIndex((r) => (r.t === "line" ? r.at === at : r.t === "pair" ? r.left?.at === at || r.right?.at === at : false));
+    const i = rows.findIndex((r) => (r.t === "line" ? r.at === at : r.t === "pair" ? r.left === at || r.right === at : false));
     if (i < 0) return; // still folded: the next render has it
     scrolled.current = anchor;
     if (virtual) {
       document.getElementById(`f${file.index}`)?.scrollIntoView({ block: "start" });
-      virtualizer.scrollToIndex(i, { align: "center" });
+      virtualizer.current?.scrollToIndex(i, { align: "center" });
     } else document.getElementById(anchor)?.scrollIntoView({ block: "center" });
-  }, [file, rows, target, virtual, virtualizer]);
+  }, [file, rows, target, virtual]);
+  const body = `${frame} ${numbersWidth(Math.max(file.oldLineCount, file.newLineCount))}`;
+  const render = useCallback((row: BodyProps["rows"][number]) => <Row row={row} file={file.index} cell={cell} onExpand={onExpand} />, [file.index, cell, onExpand]);
 
   if (!virtual) {
     return (
-      <div role="region" aria-label={`${file.path}, ${view} diff`} className={`${frame} ${view === "unified" ? "overflow-x-auto" : ""}`}>
+      <div role="region" aria-label={`${file.path}, ${view} diff`} className={`${body} ${view === "unified" ? "overflow-x-auto" : ""}`}>
         {rows.map((row) => (
-          <Row key={row.key} row={row} file={file.index} onExpand={onExpand} />
+          <Row key={row.key} row={row} file={file.index} cell={cell} onExpand={onExpand} />
         ))}
       </div>
     );
   }
   return (
-    <div ref={scrollRef} role="region" aria-label={`${file.path}, ${view} diff (${rows.length} rows, virtualized)`} tabIndex={0} className={`${frame} h-[75vh] overflow-auto`}>
-      <div className="relative" style={{ height: virtualizer.getTotalSize() }}>
-        {virtualizer.getVirtualItems().map((item) => {
-          const row = rows[item.index];
-          if (!row) return null;
-          return (
-            <div key={row.key} data-index={item.index} ref={virtualizer.measureElement} className="absolute top-0 left-0 w-full" style={{ transform: `translateY(${item.start}px)` }}>
-              <Row row={row} file={file.index} onExpand={onExpand} />
-            </div>
-          );
-        })}
-      </div>
-    </div>
+    <VirtualRows
+      file={file}
+      rows={rows}
+      view={view}
+      label={`${file.path}, ${view} diff (${rows.length} rows, virtualized)`}
+      className={body}
+      render={render}
+      onReady={onReady}
+    />
   );
 }

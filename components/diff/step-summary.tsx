@@ -4,6 +4,9 @@ import { formatInt } from "@/lib/format/number";
 
 export type StepSummaryProps = { summary: Summary; title: string; compact?: boolean };
 
+/** Items listed per column: beyond it a summary no longer answers "did the three move together?". */
+const MAX_ITEMS = 200;
+
 type Column = { key: string; label: string; unit: [string, string]; added: string[]; removed: string[]; mono: boolean };
 
 function columnsOf(s: Summary): Column[] {
@@ -45,7 +48,7 @@ export function StepSummary({ summary, title, compact = false }: StepSummaryProp
               <p className="text-2xs text-faint">No new {c.unit[1]}.</p>
             ) : (
               <ul className={`flex flex-col gap-0.5 overflow-y-auto ${compact ? "max-h-32" : "max-h-56"}`}>
-                {c.added.map((item, i) => (
+                {c.added.slice(0, MAX_ITEMS).map((item, i) => (
                   <li key={`a${i}`} className={`flex gap-1.5 text-xs ${c.mono ? "font-mono text-[11.5px]" : ""}`}>
                     <span aria-label="added" className="shrink-0 text-ok">+</span>
                     <span className="min-w-0 break-words whitespace-pre-wrap">
@@ -53,7 +56,7 @@ export function StepSummary({ summary, title, compact = false }: StepSummaryProp
                     </span>
                   </li>
                 ))}
-                {c.removed.map((item, i) => (
+                {c.removed.slice(0, Math.max(0, MAX_ITEMS - c.added.length)).map((item, i) => (
                   <li key={`r${i}`} className={`flex gap-1.5 text-xs text-muted ${c.mono ? "font-mono text-[11.5px]" : ""}`}>
                     <span aria-label="removed" className="shrink-0 text-bad">−</span>
                     <span className="min-w-0 break-words whitespace-pre-wrap line-through decoration-bad/50">
@@ -61,6 +64,11 @@ export function StepSummary({ summary, title, compact = false }: StepSummaryProp
                     </span>
                   </li>
                 ))}
+                {c.added.length + c.removed.length > MAX_ITEMS && (
+                  <li className="text-2xs text-faint">
+                    … and {formatInt(c.added.length + c.removed.length - MAX_ITEMS)} more {c.unit[1]} (the diff has them all)
+                  </li>
+                )}
               </ul>
             )}
           </div>

@@ -1,30 +1,19 @@
-// What the diff page hands its client views: per file, compact rows plus the highlighted lines of
-// both sides (tokens from lib/text/highlight, never HTML).
-import type { FileStatus } from "@/lib/diff";
-import type { CodeLine } from "@/lib/text/tones";
-
-/** op: 0 context, 1 deleted, 2 added; line numbers 0 when the side has none; eol 0 LF, 1 CRLF, 2 none. */
-export type DiffRowTuple = readonly [op: 0 | 1 | 2, oldNo: number, newNo: number, eol: 0 | 1 | 2];
-
-export interface DiffFilePayload {
-  index: number;
-  path: string;
-  status: FileStatus;
-  added: number;
-  removed: number;
-  oldLineCount: number;
-  newLineCount: number;
-  language: string;
-  binary: boolean;
-  coarse: boolean;
-  /** The whole file as one hunk (unchanged files: empty; the view links to the file instead). */
-  rows: DiffRowTuple[];
-  old: CodeLine[];
-  new: CodeLine[];
-}
+// The diff page's client views: what they are handed (lib/diff/payload) and the layouts.
+export type { DiffFilePayload, DiffRowTuple } from "@/lib/diff/payload-types";
 
 export const DIFF_VIEWS = ["unified", "split"] as const;
 export type DiffViewMode = (typeof DIFF_VIEWS)[number];
+
+/** A diff page address with the layout in it (`view=split`; unified is the default and left out). */
+export function withView(href: string, view: DiffViewMode): string {
+  const hash = href.indexOf("#");
+  const [path = "", query = ""] = (hash < 0 ? href : href.slice(0, hash)).split("?", 2);
+  const params = new URLSearchParams(query);
+  if (view === "unified") params.delete("view");
+  else params.set("view", view);
+  const qs = params.toString();
+  return `${path}${qs ? `?${qs}` : ""}${hash < 0 ? "" : href.slice(hash)}`;
+}
 
 export interface DiffSide {
   id: number;

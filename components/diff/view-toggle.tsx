@@ -1,17 +1,14 @@
 "use client";
 
 import { useDiffView } from "./diff-files";
-import { DIFF_VIEWS } from "./types";
+import { DIFF_VIEWS, type DiffViewMode, withView } from "./types";
 
 /** Unified or side by side: a URL parameter switched in place (the data is already here). */
 export function ViewToggle() {
   const view = useDiffView();
-  const set = (v: string) => {
-    const next = new URLSearchParams(window.location.search);
-    if (v === "unified") next.delete("view");
-    else next.set("view", v);
-    const qs = next.toString();
-    window.history.pushState(null, "", `${window.location.pathname}${qs ? `?${qs}` : ""}${window.location.hash}`);
+  const set = (v: DiffViewMode) => {
+    const { pathname, search, hash } = window.location;
+    window.history.pushState(null, "", withView(`${pathname}${search}${hash}`, v));
   };
   return (
     <div role="group" aria-label="Diff layout" className="inline-flex h-7 overflow-hidden rounded-md border border-line-strong text-xs">

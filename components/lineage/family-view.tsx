@@ -103,7 +103,7 @@ export function FamilyView({ rootId, initialNode }: FamilyViewProps) {
           height={640}
           fill
           label="Family tree"
-          focusTag="seed"
+          focusTag="root of this family"
           diffHref={(n) => (n.parent_id === null ? null : `/tasks/${n.id}/diff`)}
           dim={filtering ? dim : undefined}
           onSelectedChange={setPath}

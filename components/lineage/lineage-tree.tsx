@@ -88,6 +88,15 @@ export function LineageTree({ focusId, initialNode, params, loadDepth, cap, heig
     [nodes, kids, load],
   );
 
+  // Stable, so that rows (memo) do not all render again on every scrolled frame.
+  const onRowToggle = useCallback(
+    (row: TreeRow) => {
+      setSelectedKey(row.key);
+      toggle(row);
+    },
+    [toggle],
+  );
+
   const scrollRef = useRef<HTMLDivElement>(null);
   const virtualizer = useVirtualizer({
     count: rows.length,
@@ -193,10 +202,7 @@ export function LineageTree({ focusId, initialNode, params, loadDepth, cap, heig
                 dimmed={row.kind === "node" && dim ? dim(row.node) : false}
                 diffHref={row.kind === "node" ? diffHref(row.node) : null}
                 onSelect={setSelectedKey}
-                onToggle={(r) => {
-                  setSelectedKey(r.key);
-                  toggle(r);
-                }}
+                onToggle={onRowToggle}
               />
             </div>
           );

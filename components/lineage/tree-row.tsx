@@ -42,7 +42,8 @@ function nodeTitle(n: LineageNodeJson): string {
   return parts.join(" · ");
 }
 
-/** One line of the tree: guides, toggle, status, id, round, operator, then aligned columns. */
+/** One line of the tree: guides, toggle, status, id, round, operator, then aligned columns. Its links
+ * do not prefetch: in a family, rows scroll past by the thousand. */
 export const TreeRowView = memo(function TreeRowView({ row, id, selected, current, currentTag, dimmed, diffHref, onSelect, onToggle }: TreeRowViewProps) {
   const base = `flex h-6 items-stretch pr-2 text-xs ${selected ? "bg-accent-soft shadow-[inset_2px_0_0_var(--accent)]" : "hover:bg-surface-2"}`;
   if (row.kind === "more") {
@@ -85,6 +86,7 @@ export const TreeRowView = memo(function TreeRowView({ row, id, selected, curren
         <Link
           href={`/tasks/${n.id}`}
           tabIndex={-1}
+          prefetch={false}
           className={`shrink-0 font-mono hover:underline ${rejected ? "text-bad" : "text-fg"} ${current ? "font-semibold" : ""}`}
         >
           <VisibleText text={n.task_id} />
@@ -105,7 +107,7 @@ export const TreeRowView = memo(function TreeRowView({ row, id, selected, curren
       </span>
       <span className="flex w-9 shrink-0 items-center justify-end text-2xs">
         {diffHref && (
-          <Link href={diffHref} tabIndex={-1} className="text-accent hover:underline" onClick={(e) => e.stopPropagation()}>
+          <Link href={diffHref} tabIndex={-1} prefetch={false} className="text-accent hover:underline" onClick={(e) => e.stopPropagation()}>
             diff
           </Link>
         )}

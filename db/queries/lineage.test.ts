@@ -4,7 +4,7 @@ import { BACKENDS, createTestDatabase, type TestDatabase } from "@/db/testing";
 import { writeFixtureRun } from "@/lib/ingest/fixtures";
 import { ingestPath } from "@/lib/ingest";
 import { findTaskIds } from "./tasks";
-import { getLineage, pathIds } from "./lineage";
+import { getLineage, getPairNodes, pathIds } from "./lineage";
 
 test("pathIds reads the ids of a materialized path, seed first", () => {
   expect(pathIds("/12/57/301/")).toEqual([12, 57, 301]);
@@ -47,6 +47,10 @@ describe.each(BACKENDS)("lineage on %s", (backend) => {
     expect(all?.ancestors).toEqual([]);
     expect(all?.descendants.map((d) => d.task_id)).toEqual(["a1", "b1"]);
     expect(all?.descendants.every((d) => ids.get(d.task_id) === d.id)).toBe(true);
+    expect(all?.descendants.map((d) => [d.task_id, d.parent_id, d.depth, d.status, d.children])).toEqual([
+      ["a1", id("s1"), 1, "accepted", 1],
+      ["b1", id("a1"), 2, "accepted", 0],
+    ]);
     expect(all?.truncated).toBe(false);
     const one = await getLineage(database.db, id("s1"), { descendants: true, maxDepth: 1 });
     expect(one?.descendants.map((d) => d.task_id)).toEqual(["a1"]);
@@ -55,6 +59,18 @@ describe.each(BACKENDS)("lineage on %s", (backend) => {
     expect(capped?.truncated).toBe(true);
     const s2 = await getLineage(database.db, id("s2"), { descendants: true });
     expect(s2?.descendants.map((d) => [d.task_id, d.status])).toEqual([["a2", "rejected"]]);
+  });
+
+  test("a task and its parent (or a named task) in one statement, with their paths", async () => {
+    const byId = (rows: { id: number; extId: string }[]) => rows.map((r) => r.extId).sort();
+    expect(byId(await getPairNodes(database.db, id("b1"), null))).toEqual(["a1", "b1"]);
+    expect(byId(await getPairNodes(database.db, id("b1"), id("s1")))).toEqual(["b1", "s1"]);
+    const [seed, ...none] = await getPairNodes(database.db, id("s1"), null);
+    expect(none).toEqual([]);
+    expect(seed).toMatchObject({ extId: "s1", parentId: null, run: "fam", depth: 0, path: `/${id("s1")}/` });
+    const leaf = (await getPairNodes(database.db, id("b1"), id("b1")))[0];
+    expect(pathIds(leaf?.path ?? "")).toEqual([id("s1"), id("a1"), id("b1")]);
+    expect(await getPairNodes(database.db, 999_999, null)).toEqual([]);
   });
 
   test("an unknown id is null", async () => {

@@ -1,6 +1,6 @@
 // Lineage from the materialized path: ancestors are the ids in a task's path, descendants the
 // rows whose path starts with it (a text_pattern_ops index). Nothing loads a whole run.
-import { and, asc, eq, inArray, like, lte, ne, sql } from "drizzle-orm";
+import { asc, eq, inArray, or, sql } from "drizzle-orm";
 import type { LineageJson, LineageNodeJson } from "@/lib/api/types";
 import { execRows, type Db } from "../client";
 import { runs, tasks } from "../schema";
@@ -82,31 +82,104 @@ export async function getLineage(db: Db, id: number, opts: LineageOptions = {}):
     ? await db.select(nodeColumns).from(tasks).where(inArray(tasks.id, ancestorIds)).orderBy(asc(tasks.depth))
     : [];
 
-  let descendants: NodeRow[] = [];
+  let descendants: LineageNodeJson[] = [];
   let truncated = false;
   const limit = opts.limit ?? 5000;
   if (opts.descendants) {
-    // Ids are unique across runs, so the path prefix alone names the subtree.
-    const conditions = [like(tasks.path, `${self.path.replace(/[\\%_]/g, (c) => `\\${c}`)}%`), ne(tasks.id, id)];
-    if (opts.maxDepth !== undefined) conditions.push(lte(tasks.depth, self.depth + opts.maxDepth));
-    const rows = await db
-      .select(nodeColumns)
-      .from(tasks)
-      .where(and(...conditions))
-      .orderBy(asc(tasks.depth), asc(tasks.extId))
-      .limit(limit + 1);
+    const rows = await descendantNodes(db, self, opts.maxDepth, limit + 1);
     truncated = rows.length > limit;
     descendants = rows.slice(0, limit);
   }
-  const counts = await childCounts(db, [id, ...ancestors.map((a) => a.id), ...descendants.map((d) => d.id)]);
+  const counts = await childCounts(db, [id, ...ancestors.map((a) => a.id)]);
   const node = (r: NodeRow) => toNode(r, counts.get(r.id) ?? 0);
   return {
     run: self.run,
     task: node(self),
     ancestors: ancestors.map(node),
-    descendants: descendants.map(node),
+    descendants,
     truncated,
   };
+}
+
+/** A node as json_build_array writes it, in nodeColumns' order with the child count last. */
+type NodeTuple = [
+  id: number,
+  extId: string,
+  parentId: number | null,
+  round: number | null,
+  depth: number,
+  status: NodeRow["status"],
+  rejectionReason: string | null,
+  operator: string | null,
+  review: NodeRow["review"],
+  openFlags: number,
+  solutionLines: number | null,
+  commands: number | null,
+  passAtK: number | null,
+  children: number,
+];
+
+/**
+ * The subtree under `self` (by path prefix: ids are unique across runs), breadth first, each with
+ * its direct-children count. Built as one JSON value by the database: a family is thousands of
+ * rows, and handing them over one by one (embedded PGlite especially) costs several times the query.
+ */
+async function descendantNodes(db: Db, self: { id: number; path: string; depth: number }, maxDepth: number | undefined, limit: number): Promise<LineageNodeJson[]> {
+  const prefix = `${self.path.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
+  const deepest = maxDepth === undefined ? sql`` : sql`and depth <= ${self.depth + maxDepth}`;
+  const [row] = await execRows<{ nodes: NodeTuple[] | string | null }>(
+    db,
+    sql`with d as (
+          select id, ext_id, parent_id, round, depth, status, rejection_reason, operator, review_state, open_flags, solution_lines, commands, pass_at_k
+          from ${tasks} where path like ${prefix} and id <> ${self.id} ${deepest}
+          order by depth, ext_id limit ${limit}),
+        c as (select parent_id, count(*)::int as n from ${tasks} where parent_id in (select id from d) group by parent_id)
+        select json_agg(json_build_array(d.id, d.ext_id, d.parent_id, d.round, d.depth, d.status, d.rejection_reason, d.operator,
+          d.review_state, d.open_flags, d.solution_lines, d.commands, d.pass_at_k, coalesce(c.n, 0)) order by d.depth, d.ext_id) as nodes
+        from d left join c on c.parent_id = d.id`,
+  );
+  const raw = row?.nodes ?? null;
+  const tuples: NodeTuple[] = typeof raw === "string" ? (JSON.parse(raw) as NodeTuple[]) : (raw ?? []);
+  return tuples.map(([id, extId, parentId, round, depth, status, rejectionReason, operator, review, openFlags, solutionLines, commands, passAtK, children]) => ({
+    id,
+    task_id: extId,
+    parent_id: parentId,
+    round,
+    depth,
+    status,
+    rejection_reason: rejectionReason,
+    operator,
+    review,
+    open_flags: openFlags,
+    solution_lines: solutionLines,
+    commands,
+    pass_at_k: passAtK,
+    children,
+  }));
+}
+
+export interface PairNode {
+  id: number;
+  extId: string;
+  parentId: number | null;
+  round: number | null;
+  operator: string | null;
+  depth: number;
+  path: string;
+  run: string;
+}
+
+/**
+ * A task and the one it is compared with (`otherId`, or its parent when null), in one statement:
+ * a diff page needs only these columns, and their paths say how the two are related.
+ */
+export async function getPairNodes(db: Db, id: number, otherId: number | null): Promise<PairNode[]> {
+  const other = otherId ?? sql`(select p.parent_id from ${tasks} p where p.id = ${id})`;
+  return db
+    .select({ id: tasks.id, extId: tasks.extId, parentId: tasks.parentId, round: tasks.round, operator: tasks.operator, depth: tasks.depth, path: tasks.path, run: runs.name })
+    .from(tasks)
+    .innerJoin(runs, eq(runs.id, tasks.runId))
+    .where(or(eq(tasks.id, id), eq(tasks.id, other)));
 }
 
 /** Counts of a family (all tasks under a seed) by depth and status, for headers and minimaps. */

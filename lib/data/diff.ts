@@ -1,32 +1,53 @@
-// Which two tasks a diff compares, and their files as text. Every read goes through lib/data/read
-// (which checks the role); this module only decides the pair and its orientation.
+// Which two tasks a diff compares, their files as text, and everything the diff page shows. Every
+// read goes through lib/data/read (which checks the role); this module decides the pair and its
+// orientation.
+import type { LineageJson } from "@/lib/api/types";
 import type { Actor } from "@/lib/auth/actor";
-import type { TaskDetailJson } from "@/lib/api/types";
 import type { TaskFiles } from "@/lib/diff";
-import { getLineage, getTask, getTaskFileSet } from "./read";
+import { buildDiffPayload } from "@/lib/diff/payload";
+import type { DiffFilePayload } from "@/lib/diff/payload-types";
+import { stepSummary, type StepSummary } from "@/lib/diff/summary";
+import { getLineage, getPairNodes, getTaskFileSet } from "./read";
+
+/** A side of a diff: what a header and the links around it need. */
+export interface DiffTask {
+  id: number;
+  task_id: string;
+  run: string;
+  parent_id: number | null;
+  round: number | null;
+  operator: string | null;
+  depth: number;
+}
 
 export interface DiffPair {
-  task: TaskDetailJson;
-  against: TaskDetailJson;
+  task: DiffTask;
+  against: DiffTask;
   /** The older side: the ancestor when the two are related; otherwise `against`. */
-  from: TaskDetailJson;
-  to: TaskDetailJson;
+  from: DiffTask;
+  to: DiffTask;
   relation: "ancestor" | "descendant" | "unrelated";
 }
 
 export type PairResult = { ok: true; pair: DiffPair } | { ok: false; reason: "task" | "against" | "no-parent" };
 
+/** "/12/57/301/" names 12, 57 and 301. */
+const pathNames = (path: string, id: number) => path.includes(`/${id}/`);
+
 /** `against` omitted: the parent. A descendant as `against` is shown as task → descendant. */
 export async function resolveDiffPair(actor: Actor | null, id: number, againstId: number | null): Promise<PairResult> {
-  const task = await getTask(actor, id);
-  if (!task) return { ok: false, reason: "task" };
-  const otherId = againstId ?? task.parent_id;
+  const rows = await getPairNodes(actor, id, againstId);
+  const self = rows.find((r) => r.id === id);
+  if (!self) return { ok: false, reason: "task" };
+  const otherId = againstId ?? self.parentId;
   if (otherId === null) return { ok: false, reason: "no-parent" };
-  const [against, lineage] = await Promise.all([getTask(actor, otherId), getLineage(actor, id, {})]);
-  if (!against) return { ok: false, reason: "against" };
-  if (lineage?.ancestors.some((a) => a.id === against.id)) return { ok: true, pair: { task, against, from: against, to: task, relation: "ancestor" } };
-  const other = await getLineage(actor, against.id, {});
-  if (other?.ancestors.some((a) => a.id === task.id)) return { ok: true, pair: { task, against, from: task, to: against, relation: "descendant" } };
+  const other = rows.find((r) => r.id === otherId);
+  if (!other) return { ok: false, reason: "against" };
+  const side = (r: typeof self): DiffTask => ({ id: r.id, task_id: r.extId, run: r.run, parent_id: r.parentId, round: r.round, operator: r.operator, depth: r.depth });
+  const task = side(self);
+  const against = side(other);
+  if (self.id !== other.id && pathNames(self.path, other.id)) return { ok: true, pair: { task, against, from: against, to: task, relation: "ancestor" } };
+  if (self.id !== other.id && pathNames(other.path, self.id)) return { ok: true, pair: { task, against, from: task, to: against, relation: "descendant" } };
   return { ok: true, pair: { task, against, from: against, to: task, relation: "unrelated" } };
 }
 
@@ -43,4 +64,28 @@ export async function loadTaskTexts(actor: Actor | null, id: number): Promise<{ 
     }
   }
   return { files, binary };
+}
+
+/** The lineage the diff page offers to compare with: the path from the seed and a few levels below. */
+export const PICKER_LINEAGE = { descendants: true, maxDepth: 3, limit: 300 } as const;
+
+export type DiffView =
+  | { found: false }
+  | { found: true; lineage: LineageJson; pair: null }
+  | { found: true; lineage: LineageJson; pair: DiffPair; files: DiffFilePayload[]; summary: StepSummary };
+
+/**
+ * Everything the diff page shows for task `id` against `againstId` (default: its parent): the
+ * lineage for the picker, the pair, each file's highlighted whole-file diff and the step summary.
+ * `pair: null` for a seed without `againstId`.
+ */
+export async function loadDiffView(actor: Actor | null, id: number, againstId: number | null): Promise<DiffView> {
+  const [resolved, lineage] = await Promise.all([resolveDiffPair(actor, id, againstId), getLineage(actor, id, PICKER_LINEAGE)]);
+  if (!lineage) return { found: false };
+  if (!resolved.ok) return resolved.reason === "no-parent" ? { found: true, lineage, pair: null } : { found: false };
+  const { from, to } = resolved.pair;
+  const [a, b] = await Promise.all([loadTaskTexts(actor, from.id), loadTaskTexts(actor, to.id)]);
+  const files = await buildDiffPayload(a.files, b.files, new Set([...a.binary, ...b.binary]));
+  const summary = await stepSummary(a.files, b.files);
+  return { found: true, lineage, pair: resolved.pair, files, summary };
 }

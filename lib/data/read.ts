@@ -46,6 +46,10 @@ export async function getLineage(actor: Actor | null, id: number, opts: lineage.
   return lineage.getLineage(await readDb(actor), id, opts);
 }
 
+export async function getPairNodes(actor: Actor | null, id: number, otherId: number | null) {
+  return lineage.getPairNodes(await readDb(actor), id, otherId);
+}
+
 export async function getTaskFileSet(actor: Actor | null, id: number) {
   return files.getTaskFileSet(await readDb(actor), id);
 }

@@ -7,6 +7,8 @@
 
 import type { Node, Tree } from "web-tree-sitter";
 import { withTree } from "@/lib/metrics/tree-sitter";
+import { Lru } from "@/lib/rounds/lru";
+import { contentKey } from "@/lib/text/content-key";
 import { commandKey, normalizeNewlines, type Unit } from "./units";
 
 interface Cut {
@@ -54,11 +56,28 @@ function statementText(source: string, node: Node): string {
  */
 export async function shellStatements(script: string): Promise<Unit[] | null> {
   const source = normalizeNewlines(script);
+  const key = contentKey(source);
+  const known = parsed.get(key);
+  if (known !== undefined) return known;
   try {
-    return await withTree("bash", source, (tree) => readStatements(source, tree));
+    const units = await withTree("bash", source, (tree) => readStatements(source, tree));
+    parsed.set(key, units);
+    return units;
   } catch {
-    return null; // the grammar did not load
+    return null; // the grammar did not load (not remembered: the next call tries again)
   }
+}
+
+/**
+ * Statements by script content: each version of a solution is one side of several diffs (its
+ * parent's, its children's, the per-round steps), and a parse costs milliseconds. The units are
+ * shared between callers, who only read them.
+ */
+const parsed = new Lru<string, Unit[] | null>(500);
+
+/** Forget every parsed script (benchmarks measure the uncached path with it). */
+export function clearShellStatementCache(): void {
+  parsed.clear();
 }
 
 function readStatements(source: string, tree: Tree): Unit[] | null {

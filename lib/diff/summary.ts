@@ -2,7 +2,9 @@
 // and instruction add over its parent — and of a whole chain seed → … → task.
 
 import { measurePytest } from "@/lib/metrics/pytest";
-import { shellStatements } from "./bash";
+import { Lru } from "@/lib/rounds/lru";
+import { contentKey } from "@/lib/text/content-key";
+import { clearShellStatementCache, shellStatements } from "./bash";
 import { diffFiles, type FilesDiff, type TaskFiles } from "./files";
 import { instructionSentences, newUnits, normalizeNewlines, shellCommandsByLine, type Unit } from "./units";
 
@@ -33,14 +35,41 @@ async function commandUnits(parent: string, child: string): Promise<{ prev: Unit
   const [prev, next] = await Promise.all([shellStatements(parent), shellStatements(child)]);
   // Both sides must be read the same way, or every statement would look new.
   if (prev && next) return { prev, next, parser: "tree-sitter-bash" };
-  return { prev: shellCommandsByLine(parent), next: shellCommandsByLine(child), parser: "lines" };
+  return { prev: commandsByLine(parent), next: commandsByLine(child), parser: "lines" };
+}
+
+/** The line-based split by content: for a long script that does not parse it costs as much as a parse. */
+const splitByLine = new Lru<string, Unit[]>(200);
+
+function commandsByLine(script: string): Unit[] {
+  const key = contentKey(script);
+  const known = splitByLine.get(key);
+  if (known) return known;
+  const units = shellCommandsByLine(script);
+  splitByLine.set(key, units);
+  return units;
 }
 
 const TOP_LEVEL_TEST_RE = /^(?:async[ \t]+)?def[ \t]+(test\w*)[ \t]*\(/gm;
 
+/** Test names by file content, as for shell statements (./bash). */
+const testNames = new Lru<string, string[]>(2_000);
+
+/** Forget every parse the summaries remember (benchmarks measure the uncached path with it). */
+export function clearSummaryCaches(): void {
+  clearShellStatementCache();
+  splitByLine.clear();
+  testNames.clear();
+}
+
 async function testNamesOf(source: string): Promise<string[]> {
+  const key = contentKey(source);
+  const known = testNames.get(key);
+  if (known) return known;
   try {
-    return (await measurePytest(source)).testNames;
+    const names = (await measurePytest(source)).testNames;
+    testNames.set(key, names);
+    return names;
   } catch {
     // The grammar did not load: module-level test functions by pattern.
     return [...normalizeNewlines(source).matchAll(TOP_LEVEL_TEST_RE)].map((m) => m[1]!);

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { highlightCode, MAX_HIGHLIGHT_LINES } from "./highlight";
+import { clearHighlightCache, highlightCode, MAX_HIGHLIGHT_LINES } from "./highlight";
 import { MAX_LINE_CHARS } from "./lines";
 import { TONE_ELIDED, TONES } from "./tones";
 
@@ -35,5 +35,46 @@ describe("highlightCode", () => {
     const last = out.lines[out.lines.length - 1] ?? [];
     expect(last[last.length - 1]?.[0]).toBe(TONE_ELIDED);
     expect(out.clippedLines).toBe(1);
+  });
+
+  // A heredoc and a multi-line string that cross the 64-line chunks the tokenizer works in.
+  const script = (extra: string) =>
+    [
+      "#!/bin/bash",
+      ...Array.from({ length: 60 }, (_, i) => `echo "step ${i}" >> /tmp/log`),
+      "cat > /etc/app.conf <<'EOF'",
+      ...Array.from({ length: 20 }, (_, i) => `key${i} = value ${i} # not a comment`),
+      "EOF",
+      ...Array.from({ length: 70 }, (_, i) => `cp /src/${i} /dst/${i}`),
+      extra,
+      'printf "%s\n" "done"',
+    ].join("\n") + "\n";
+
+  it("continues the grammar state across chunks exactly as one pass would", async () => {
+    clearHighlightCache();
+    const out = await highlightCode(script(""), "bash");
+    const inHeredoc = out.lines[70] ?? [];
+    expect(text(inHeredoc)).toBe("key8 = value 8 # not a comment");
+    expect(inHeredoc.some(([tone]) => TONES[tone] === "comment")).toBe(false);
+    expect(out.lines.map(text)).toEqual(script("").split("\n").slice(0, -1));
+  });
+
+  it("gives a version that extends another the same tokens as highlighting it alone", async () => {
+    const parent = script("");
+    const child = script('for f in /dst/*; do sha256sum "$f"; done > /tmp/sums\ncat <<EOF\nopen heredoc at the end');
+    clearHighlightCache();
+    const alone = await highlightCode(child, "bash");
+    clearHighlightCache();
+    await highlightCode(parent, "bash");
+    const reused = await highlightCode(child, "bash", { base: parent });
+    expect(reused).toEqual(alone);
+    // And from the cache, by content.
+    expect(await highlightCode(child, "bash")).toEqual(alone);
+    const python = "import os\n\n\ndef test_a():\n    assert os.path.exists('/app/a')\n";
+    clearHighlightCache();
+    const pyAlone = await highlightCode(`${python}${'"""doc\n'.repeat(1)}still a string\n"""\n`, "python");
+    clearHighlightCache();
+    await highlightCode(python, "python");
+    expect(await highlightCode(`${python}${'"""doc\n'.repeat(1)}still a string\n"""\n`, "python", { base: python })).toEqual(pyAlone);
   });
 });

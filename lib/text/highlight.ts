@@ -1,8 +1,14 @@
 // Syntax highlighting with shiki, as palette-indexed token arrays (never HTML). One highlighter
 // per process, created on first use; grammars load on demand. The JavaScript regex engine
 // avoids shipping oniguruma's WASM into the server bundle.
-import type { HighlighterCore, LanguageRegistration } from "shiki/core";
+//
+// Results are kept per content (a diff page shows the same file versions again and again), and a
+// file is tokenized in chunks with the grammar state at each chunk start kept too: a child task's
+// solution mostly extends its parent's, so the lines the two share at the start need no second pass.
+import type { GrammarState, HighlighterCore, LanguageRegistration } from "shiki/core";
 import { formatInt } from "@/lib/format/number";
+import { Lru } from "@/lib/rounds/lru";
+import { contentKey } from "./content-key";
 import type { CodeLang } from "./language";
 import { clipLine, MAX_LINE_CHARS, splitLines } from "./lines";
 import { type CodeLine, type CodeToken, TONE_ELIDED, toneIndex } from "./tones";
@@ -82,7 +88,76 @@ function plainLine(line: string): CodeToken[] {
   return clipTokens([[0, line]], line);
 }
 
-export async function highlightCode(code: string, lang: CodeLang | null): Promise<HighlightedCode> {
+/** Lines per tokenizing call; a file's grammar state is kept at each chunk start. */
+const CHUNK = 64;
+
+interface Tokenized {
+  /** The lines that went through the grammar, and their tokens (clipped, `\r` restored). */
+  source: readonly string[];
+  lines: CodeLine[];
+  /** The grammar state at the start of chunk k (line k × CHUNK); undefined at the start of the file. */
+  states: (GrammarState | undefined)[];
+}
+
+/** Tokenized heads of files by language and content, bounded by lines held (~0.5 kB a line). */
+const tokenized = new Lru<string, Tokenized>(60_000, (t) => Math.max(1, t.lines.length));
+
+/** Forget every tokenized file (tests and benchmarks measure the uncached path with it). */
+export function clearHighlightCache(): void {
+  tokenized.clear();
+}
+
+function sharedLines(a: readonly string[], b: readonly string[]): number {
+  let n = 0;
+  while (n < a.length && n < b.length && a[n] === b[n]) n++;
+  return n;
+}
+
+function tokenize(h: HighlighterCore, head: readonly string[], lang: CodeLang, base: Tokenized | undefined): Tokenized {
+  const lines: CodeLine[] = [];
+  const states: (GrammarState | undefined)[] = [];
+  let at = 0;
+  let state: GrammarState | undefined;
+  if (base) {
+    // Lines before the first difference tokenize as they did in `base`; restart at the last chunk
+    // start before it, where the grammar state is known.
+    const chunks = Math.floor(sharedLines(head, base.source) / CHUNK);
+    at = chunks * CHUNK;
+    lines.push(...base.lines.slice(0, at));
+    states.push(...base.states.slice(0, chunks));
+    state = base.states[chunks];
+  }
+  for (; at < head.length; at += CHUNK) {
+    states.push(state);
+    const part = head.slice(at, at + CHUNK);
+    const result = h.codeToTokens(part.join("\n"), {
+      lang,
+      theme: THEME,
+      tokenizeMaxLineLength: 2_000,
+      tokenizeTimeLimit: 200,
+      grammarState: state,
+    });
+    state = result.grammarState;
+    part.forEach((line, i) => {
+      const row: CodeToken[] = (result.tokens[i] ?? []).map((t) => [toneOf(t.color), t.content]);
+      // shiki splits on \r?\n and so swallows a trailing \r; put it back so it gets its marker.
+      const got = row.reduce((n, [, text]) => n + text.length, 0);
+      if (got < line.length) row.push([0, line.slice(got)]);
+      lines.push(clipTokens(row, line));
+    });
+  }
+  return { source: head, lines, states };
+}
+
+export type HighlightOptions = {
+  /**
+   * Another version of the same file (the other side of a diff): when it was highlighted before,
+   * the lines the two share at the start are taken from it instead of tokenized again.
+   */
+  base?: string;
+};
+
+export async function highlightCode(code: string, lang: CodeLang | null, opts: HighlightOptions = {}): Promise<HighlightedCode> {
   const lines = splitLines(code);
   let count = 0;
   if (lang) {
@@ -97,20 +172,14 @@ export async function highlightCode(code: string, lang: CodeLang | null): Promis
   if (lang && count > 0) {
     const h = await getHighlighter();
     await ensureLang(h, lang);
-    const head = lines.slice(0, count);
-    const { tokens } = h.codeToTokens(head.join("\n"), {
-      lang,
-      theme: THEME,
-      tokenizeMaxLineLength: 2_000,
-      tokenizeTimeLimit: 200,
-    });
-    head.forEach((line, i) => {
-      const row: CodeToken[] = (tokens[i] ?? []).map((t) => [toneOf(t.color), t.content]);
-      // shiki splits on \r?\n and so swallows a trailing \r; put it back so it gets its marker.
-      const got = row.reduce((n, [, text]) => n + text.length, 0);
-      if (got < line.length) row.push([0, line.slice(got)]);
-      out.push(clipTokens(row, line));
-    });
+    const key = `${lang}:${contentKey(code)}`;
+    let done = tokenized.get(key);
+    if (!done) {
+      const base = opts.base === undefined ? undefined : tokenized.get(`${lang}:${contentKey(opts.base)}`);
+      done = tokenize(h, lines.slice(0, count), lang, base);
+      tokenized.set(key, done);
+    }
+    out.push(...done.lines);
   }
   for (let i = out.length; i < lines.length; i++) out.push(plainLine(lines[i] ?? ""));
   return {

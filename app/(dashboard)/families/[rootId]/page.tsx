@@ -37,7 +37,6 @@ export default async function FamilyPage({ params, searchParams }: Props) {
   if (!lineage) notFound();
   const queryClient = getServerQueryClient();
   queryClient.setQueryData(lineageKeys.subtree(id, FAMILY_LINEAGE), lineage);
-  const size = lineage.descendants.length + 1;
   return (
     <HydrationBoundary state={dehydrate(queryClient)}>
       <nav aria-label="Breadcrumb" className="mb-1 flex items-center gap-1.5 text-xs text-muted">
@@ -53,7 +52,7 @@ export default async function FamilyPage({ params, searchParams }: Props) {
             Family of <VisibleText text={lineage.task.task_id} />
           </span>
         }
-        subtitle={`${formatInt(size)}${lineage.truncated ? "+" : ""} tasks descended from this seed`}
+        subtitle={`${formatInt(lineage.descendants.length)}${lineage.truncated ? "+" : ""} tasks descended from this seed`}
       />
       <FamilyView rootId={id} initialNode={parseNodeParam(node)} />
     </HydrationBoundary>

@@ -5,6 +5,7 @@ import { connection } from "next/server";
 import { AgainstPicker } from "@/components/diff/against-picker";
 import { DiffFiles } from "@/components/diff/diff-files";
 import { DiffHeader } from "@/components/diff/diff-header";
+import { DiffLink } from "@/components/diff/diff-link";
 import { DiffFileNav } from "@/components/diff/file-nav";
 import { StepSummary } from "@/components/diff/step-summary";
 import type { DiffSide } from "@/components/diff/types";
@@ -12,10 +13,7 @@ import { ViewToggle } from "@/components/diff/view-toggle";
 import { EmptyState } from "@/components/ui/empty-state";
 import { parseId } from "@/lib/api/http";
 import { requireActor } from "@/lib/auth/page";
-import { loadTaskTexts, resolveDiffPair } from "@/lib/data/diff";
-import { getLineage, getTask } from "@/lib/data/read";
-import { buildDiffPayload } from "./payload";
-import { stepSummary } from "@/lib/diff/summary";
+import { loadDiffView } from "@/lib/data/diff";
 
 type Props = {
   params: Promise<{ id: string }>;
@@ -42,25 +40,22 @@ export default async function DiffPage({ params, searchParams }: Props) {
   const actor = await requireActor();
   const id = parseId((await params).id);
   if (id === null) notFound();
-  const { against, file, view } = await searchParams;
+  const { against, file } = await searchParams;
   const againstId = typeof against === "string" ? parseId(against) : null;
   if (typeof against === "string" && againstId === null) notFound();
 
-  const [resolved, lineage] = await Promise.all([
-    resolveDiffPair(actor, id, againstId),
-    getLineage(actor, id, { descendants: true, maxDepth: 3, limit: 300 }),
-  ]);
-  if (!resolved.ok && resolved.reason !== "no-parent") notFound();
-  const task = resolved.ok ? resolved.pair.task : await getTask(actor, id);
-  if (!task || !lineage) notFound();
+  const data = await loadDiffView(actor, id, againstId);
+  if (!data.found) notFound();
+  const { lineage } = data;
+  const task = lineage.task;
 
   const picker = (current: number) => (
     <AgainstPicker taskId={task.id} current={current} ancestors={lineage.ancestors} descendants={lineage.descendants} />
   );
-  if (!resolved.ok) {
+  if (!data.pair) {
     return (
       <>
-        <DiffHeader run={task.run} task={side(task)} from={null} to={null} relation={null} controls={lineage.descendants.length > 0 ? picker(0) : null} />
+        <DiffHeader run={lineage.run} task={side(task)} from={null} to={null} relation={null} controls={lineage.descendants.length > 0 ? picker(0) : null} />
         <EmptyState title="A seed has no parent">
           <p>Pick a descendant to compare this seed with.</p>
         </EmptyState>
@@ -68,39 +63,36 @@ export default async function DiffPage({ params, searchParams }: Props) {
     );
   }
 
-  const { from, to, relation } = resolved.pair;
-  const [a, b] = await Promise.all([loadTaskTexts(actor, from.id), loadTaskTexts(actor, to.id)]);
-  const binary = new Set([...a.binary, ...b.binary]);
-  const files = await buildDiffPayload(a.files, b.files, binary);
-  const summary = await stepSummary(a.files, b.files);
+  const { pair, files, summary } = data;
+  const { from, to, relation } = pair;
   const selectedFile = typeof file === "string" && files.some((f) => f.path === file) ? file : null;
   const shown = selectedFile ? files.filter((f) => f.path === selectedFile) : files;
   const hops = Math.abs(to.depth - from.depth);
-  const base = `/tasks/${task.id}/diff?against=${resolved.pair.against.id}${view === "split" ? "&view=split" : ""}`;
+  const base = `/tasks/${task.id}/diff?against=${pair.against.id}`;
   const seedId = lineage.ancestors[0]?.id;
 
   return (
     <>
       <DiffHeader
-        run={task.run}
+        run={lineage.run}
         task={side(task)}
         from={side(from)}
         to={side(to)}
         relation={relationText(relation, hops)}
         controls={
           <>
-            {picker(resolved.pair.against.id)}
+            {picker(pair.against.id)}
             <ViewToggle />
             <nav aria-label="Related diffs" className="flex items-center gap-3 text-xs">
-              {task.parent_id !== null && resolved.pair.against.id !== task.parent_id && (
-                <Link href={`/tasks/${task.id}/diff`} className="text-accent hover:underline">
+              {task.parent_id !== null && pair.against.id !== task.parent_id && (
+                <DiffLink href={`/tasks/${task.id}/diff`} className="text-accent hover:underline">
                   vs parent
-                </Link>
+                </DiffLink>
               )}
-              {seedId !== undefined && seedId !== resolved.pair.against.id && lineage.ancestors.length > 1 && (
-                <Link href={`/tasks/${task.id}/diff?against=${seedId}`} className="text-accent hover:underline">
+              {seedId !== undefined && seedId !== pair.against.id && lineage.ancestors.length > 1 && (
+                <DiffLink href={`/tasks/${task.id}/diff?against=${seedId}`} className="text-accent hover:underline">
                   Seed → task
-                </Link>
+                </DiffLink>
               )}
               {lineage.ancestors.length > 0 && (
                 <Link href={`/tasks/${task.id}/steps`} className="text-accent hover:underline">

@@ -1,0 +1,76 @@
+import fs from "node:fs";
+import { afterAll, beforeAll, describe, expect, test } from "vitest";
+import { useDatabase } from "@/db/client";
+import { findTaskIds } from "@/db/queries/tasks";
+import { BACKENDS, createTestDatabase, type TestDatabase } from "@/db/testing";
+import { CLI_ACTOR } from "@/lib/auth/actor";
+import { clearSummaryCaches } from "@/lib/diff/summary";
+import { ingestPath } from "@/lib/ingest";
+import { writeFixtureRun } from "@/lib/ingest/fixtures";
+import { clearHighlightCache } from "@/lib/text/highlight";
+import { loadDiffView, resolveDiffPair } from "./diff";
+
+describe.each(BACKENDS)("diff pairs and the diff page's data on %s", (backend) => {
+  let database: TestDatabase;
+  let dir = "";
+  let ids = new Map<string, number>();
+  const id = (ext: string) => ids.get(ext) ?? -1;
+
+  beforeAll(async () => {
+    database = await createTestDatabase(backend);
+    useDatabase(database);
+    dir = writeFixtureRun("fam");
+    await ingestPath(database.db, dir);
+    ids = await findTaskIds(database.db, "fam", ["s1", "s2", "a1", "a2", "b1"]);
+  });
+  afterAll(async () => {
+    await database?.close();
+    fs.rmSync(dir, { recursive: true, force: true });
+  });
+
+  const pairOf = async (task: string, against: string | null) => {
+    const r = await resolveDiffPair(CLI_ACTOR, id(task), against === null ? null : id(against));
+    return r.ok ? { from: r.pair.from.task_id, to: r.pair.to.task_id, relation: r.pair.relation } : r.reason;
+  };
+
+  test("the parent by default; ancestors, descendants and strangers by their paths", async () => {
+    expect(await pairOf("b1", null)).toEqual({ from: "a1", to: "b1", relation: "ancestor" });
+    expect(await pairOf("b1", "s1")).toEqual({ from: "s1", to: "b1", relation: "ancestor" });
+    expect(await pairOf("s1", "b1")).toEqual({ from: "s1", to: "b1", relation: "descendant" });
+    expect(await pairOf("b1", "a2")).toEqual({ from: "a2", to: "b1", relation: "unrelated" });
+    expect(await pairOf("b1", "b1")).toEqual({ from: "b1", to: "b1", relation: "unrelated" });
+  });
+
+  test("a seed has no parent; unknown tasks are named", async () => {
+    expect(await pairOf("s1", null)).toBe("no-parent");
+    expect(await resolveDiffPair(CLI_ACTOR, 999_999, null)).toEqual({ ok: false, reason: "task" });
+    expect(await resolveDiffPair(CLI_ACTOR, id("b1"), 999_999)).toEqual({ ok: false, reason: "against" });
+  });
+
+  test("the page's data: pair, highlighted files, summary; the same again from the caches", async () => {
+    clearHighlightCache();
+    clearSummaryCaches();
+    const first = await loadDiffView(CLI_ACTOR, id("b1"), null);
+    if (!first.found || !first.pair) throw new Error("no diff view");
+    expect(first.lineage.ancestors.map((a) => a.task_id)).toEqual(["s1", "a1"]);
+    const solution = first.files.find((f) => f.path === "solution/solve.sh");
+    expect(solution).toMatchObject({ status: "modified", added: 2, removed: 2, language: "Shell", index: 0 });
+    expect(solution?.new.map((line) => line.map(([, t]) => t).join(""))).toContain("echo done > /app/out-2.txt");
+    expect(first.files.find((f) => f.path === "task.toml")).toMatchObject({ status: "modified", old: expect.any(Array) });
+    expect(first.summary.commands).toEqual(["echo done > /app/out-2.txt", "cat /app/out-2.txt | grep -c done"]);
+    const again = await loadDiffView(CLI_ACTOR, id("b1"), null);
+    expect(again).toEqual(first);
+  });
+
+  test("a seed without `against`: its lineage, no pair; an unknown task: not found", async () => {
+    const seed = await loadDiffView(CLI_ACTOR, id("s1"), null);
+    expect(seed.found && seed.lineage.task.task_id).toBe("s1");
+    expect(seed.found && seed.pair).toBeNull();
+    expect(await loadDiffView(CLI_ACTOR, 999_999, null)).toEqual({ found: false });
+    expect(await loadDiffView(CLI_ACTOR, id("b1"), 999_999)).toEqual({ found: false });
+  });
+
+  test("reads are refused without a signed-in actor", async () => {
+    await expect(loadDiffView(null, id("b1"), null)).rejects.toThrow(/sign in/);
+  });
+});
