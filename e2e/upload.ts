@@ -24,7 +24,10 @@ export async function uploadRunDirectory(request: APIRequestContext, dir: string
   await expect
     .poll(
       async () => {
-        const body = (await (await request.get(progress_url, { headers: opts.headers })).json()) as { status: string; summary?: Record<string, unknown> };
+        // A server busy importing may drop a kept-alive connection as it is reused: ask again.
+        const res = await request.get(progress_url, { headers: opts.headers }).catch(() => null);
+        if (!res) return "unreachable";
+        const body = (await res.json()) as { status: string; summary?: Record<string, unknown> };
         summary = body.summary ?? {};
         return body.status;
       },
