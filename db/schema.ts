@@ -104,9 +104,10 @@ export const tasks = pgTable(
     index("tasks_parent_idx").on(t.parentId),
     index("tasks_root_idx").on(t.rootId),
     index("tasks_path_idx").on(t.path.op("text_pattern_ops")),
-    // Migration 0003 rebuilds this one with INCLUDE (status, review_state, operator, category,
-    // open_flags and the metric columns), which drizzle cannot express: the task table's counts
-    // then read the index alone (metric ranges 86 → 11 ms at paper scale, docs/benchmarks.md).
+    // Migrations 0003 and 0006 rebuild this one with INCLUDE (status, review_state, operator,
+    // category, open_flags, the metric columns, and for the round statistics rejection_reason,
+    // mean_reward and root_id), which drizzle cannot express: the task table's counts and the
+    // round statistics then read the index alone (docs/benchmarks.md).
     index("tasks_run_round_idx").on(t.runId, t.round, t.id),
     // Ordered listing across all runs (and phrase searches without a run): 651 → 15 ms.
     index("tasks_round_idx").on(t.round, t.id),
@@ -166,7 +167,13 @@ export const trials = pgTable(
     /** Where the trial came from: "run" (a native run's trials/) or the job directory it was ingested from. */
     source: text("source"),
   },
-  (t) => [uniqueIndex("trials_run_ext_uq").on(t.runId, t.taskId, t.extId), index("trials_task_idx").on(t.taskId)],
+  (t) => [
+    uniqueIndex("trials_run_ext_uq").on(t.runId, t.taskId, t.extId),
+    index("trials_task_idx").on(t.taskId),
+    // The round statistics' validation rate; migration 0006 adds INCLUDE (reward), so that it
+    // reads this small index instead of every trial row.
+    index("trials_oracle_idx").on(t.runId, t.taskId).where(sql`"check" = 'oracle'`),
+  ],
 );
 
 export const trialTests = pgTable(

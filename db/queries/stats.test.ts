@@ -10,7 +10,7 @@ import { NO_REASON } from "@/lib/domain";
 import { generateRun } from "@/lib/generate";
 import { ingestPath } from "@/lib/ingest";
 import { measureTask, passAtK } from "@/lib/metrics";
-import { clearRoundCache, computeRoundDetail } from "@/lib/data/rounds";
+import { clearRoundCache, computeRoundDetail, computeSeedFamilies } from "@/lib/data/rounds";
 import { ROUND_METRICS, PERCENTILES } from "@/lib/rounds/metrics";
 import { tasks } from "../schema";
 import { BACKENDS, createTestDatabase, type TestDatabase } from "../testing";
@@ -245,6 +245,9 @@ describe.each(BACKENDS)("round statistics on %s", (backend) => {
     const first = await computeRoundDetail(database.db, "rs", {});
     const again = await computeRoundDetail(database.db, "rs", {});
     expect(again).toBe(first);
+    const seeds = await computeSeedFamilies(database.db, "rs");
+    expect(seeds).toEqual(await listSeedFamilies(database.db, "rs"));
+    expect(await computeSeedFamilies(database.db, "rs")).toBe(seeds);
     // A review changes review states: the data version moves and the numbers are recomputed.
     const [task] = await database.db.select({ id: tasks.id, hash: tasks.contentHash }).from(tasks).where(eq(tasks.status, "accepted")).limit(1);
     if (!task) throw new Error("no accepted task");

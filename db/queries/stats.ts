@@ -69,7 +69,7 @@ export async function getRoundStats(db: Db, runName: string): Promise<RunRoundsJ
 
 // ---------------------------------------------------------------------------------------------
 // The Rounds page: the same per-round counts, for a slice of a run, with rates, mixes and
-// percentiles. Four aggregate queries; the server never sees individual tasks.
+// percentiles. One statement of aggregates; the server never sees individual tasks.
 
 /** A slice narrows every query to the tasks it names; values are bound parameters. */
 function sliceWhere(runId: number, slice: RoundSliceJson): SQL {
@@ -81,62 +81,97 @@ function sliceWhere(runId: number, slice: RoundSliceJson): SQL {
   return sql.join(parts, sql` AND `);
 }
 
-/** Identifiers only come from ROUND_METRICS / PERCENTILES, never from a request. */
-const percentileColumns = ROUND_METRICS.flatMap((m) => [
-  `(count(t.${m}) FILTER (WHERE t.status = 'accepted'))::int AS ${m}_n`,
-  ...PERCENTILES.map(
-    ([key, p]) => `percentile_cont(${p}) WITHIN GROUP (ORDER BY t.${m}) FILTER (WHERE t.status = 'accepted') AS ${m}_${key}`,
-  ),
-]).join(",\n        ");
-
 const num = (v: unknown) => (v === null || v === undefined ? null : Number(v));
 
+/** Identifiers only come from ROUND_METRICS / PERCENTILES, never from a request. */
+const acceptedColumns = ROUND_METRICS.flatMap((m) => [
+  `count(t.${m})::int AS ${m}_n`,
+  ...PERCENTILES.map(([key, p]) => `percentile_cont(${p}) WITHIN GROUP (ORDER BY t.${m}) AS ${m}_${key}`),
+]).join(",\n        ");
+
+const ACCEPTED_FIELDS = ["pass_at_k", "mean_reward", "solver_n", ...ROUND_METRICS.flatMap((m) => [`${m}_n`, ...PERCENTILES.map(([key]) => `${m}_${key}`)])];
+
 /**
- * One statement, one scan of the run's tasks: the narrow columns are materialized once and the
- * per-round aggregates, rejection reasons and operator mix are all computed from them.
- * Validation joins only the oracle trials of those tasks.
+ * One statement, two passes over the slice's index entries (tasks_run_round_idx covers every
+ * column read, trials_oracle_idx the oracle rewards):
+ * - cells: the slice's tasks counted by round, status, rejection reason, operator and oracle
+ *   outcome, a few thousand rows from which candidates, yield, validation, reasons and the
+ *   operator mix are summed;
+ * - accepted: the accepted tasks' solver means and metric percentiles, read in round order (no
+ *   sort of the rows, only the per-round sorts of the percentiles themselves).
  */
 export function roundDetailQuery(runId: number, slice: RoundSliceJson): SQL {
   const where = sliceWhere(runId, slice);
-  return sql`WITH s AS MATERIALIZED (
-        SELECT t.id, t.round, t.status, t.rejection_reason, t.operator, t.pass_at_k, t.mean_reward,
-          ${sql.raw(ROUND_METRICS.map((m) => `t.${m}`).join(", "))}
-        FROM tasks t WHERE ${where}
+  const passed = sql`bool_and(coalesce(reward, 0) >= 1)`;
+  // A seed family is a few hundred tasks: their oracle trials are looked up task by task. Any
+  // other slice is a large part of the run, whose oracle trials are read in one pass.
+  const withOracle =
+    slice.root === undefined
+      ? sql`tasks t LEFT JOIN (
+            SELECT task_id, ${passed} AS passed FROM trials WHERE run_id = ${runId} AND "check" = 'oracle' GROUP BY task_id
+          ) o ON o.task_id = t.id`
+      : sql`tasks t LEFT JOIN LATERAL (
+            SELECT ${passed} AS passed FROM trials
+            WHERE run_id = ${runId} AND "check" = 'oracle' AND task_id = t.id HAVING count(*) > 0
+          ) o ON true`;
+  return sql`WITH cells AS (
+        SELECT t.round, t.status, t.rejection_reason, t.operator, o.passed, count(*)::int AS n
+        FROM ${withOracle}
+        WHERE ${where}
+        GROUP BY 1, 2, 3, 4, 5
       ),
-      o AS (
-        SELECT task_id, bool_and(coalesce(reward, 0) >= 1) AS passed
-        FROM trials WHERE run_id = ${runId} AND "check" = 'oracle' AND task_id IN (SELECT id FROM s)
-        GROUP BY task_id
-      ),
-      agg AS (
-        SELECT t.round::int AS round,
-          count(*)::int AS candidates,
-          (count(*) FILTER (WHERE t.status = 'accepted'))::int AS accepted,
-          (count(*) FILTER (WHERE t.status = 'rejected'))::int AS rejected,
-          avg(t.pass_at_k) FILTER (WHERE t.status = 'accepted') AS pass_at_k,
-          avg(t.mean_reward) FILTER (WHERE t.status = 'accepted') AS mean_reward,
-          (count(t.pass_at_k) FILTER (WHERE t.status = 'accepted'))::int AS solver_n,
-          (count(*) FILTER (WHERE o.task_id IS NOT NULL))::int AS validated,
-          (count(*) FILTER (WHERE o.passed))::int AS validation_passed,
-          ${sql.raw(percentileColumns)}
-        FROM s t LEFT JOIN o ON o.task_id = t.id
-        GROUP BY t.round
+      counts AS (
+        SELECT round,
+          sum(n)::int AS candidates,
+          coalesce(sum(n) FILTER (WHERE status = 'accepted'), 0)::int AS accepted,
+          coalesce(sum(n) FILTER (WHERE status = 'rejected'), 0)::int AS rejected,
+          coalesce(sum(n) FILTER (WHERE passed IS NOT NULL), 0)::int AS validated,
+          coalesce(sum(n) FILTER (WHERE passed), 0)::int AS validation_passed
+        FROM cells GROUP BY round
       ),
       reasons AS (
         SELECT round, json_agg(json_build_object('reason', reason, 'count', n) ORDER BY n DESC, reason) AS list
-        FROM (SELECT round, coalesce(rejection_reason, ${NO_REASON}) AS reason, count(*)::int AS n FROM s WHERE status = 'rejected' GROUP BY 1, 2) x
+        FROM (SELECT round, coalesce(rejection_reason, ${NO_REASON}) AS reason, sum(n)::int AS n FROM cells WHERE status = 'rejected' GROUP BY 1, 2) x
         GROUP BY round
       ),
       ops AS (
         SELECT round, json_agg(json_build_object('operator', operator, 'candidates', n, 'accepted', a) ORDER BY n DESC, operator) AS list
         FROM (
-          SELECT round, operator, count(*)::int AS n, (count(*) FILTER (WHERE status = 'accepted'))::int AS a FROM s GROUP BY 1, 2
+          SELECT round, operator, sum(n)::int AS n, coalesce(sum(n) FILTER (WHERE status = 'accepted'), 0)::int AS a FROM cells GROUP BY 1, 2
         ) x
         GROUP BY round
+      ),
+      accepted AS (
+        SELECT t.round,
+          avg(t.pass_at_k) AS pass_at_k,
+          avg(t.mean_reward) AS mean_reward,
+          count(t.pass_at_k)::int AS solver_n,
+          ${sql.raw(acceptedColumns)}
+        FROM tasks t WHERE ${where} AND t.status = 'accepted'
+        GROUP BY t.round
       )
-      SELECT agg.*, reasons.list AS rejection_reasons, ops.list AS operators
-      FROM agg LEFT JOIN reasons ON reasons.round = agg.round LEFT JOIN ops ON ops.round = agg.round
-      ORDER BY agg.round`;
+      SELECT c.round::int AS round, c.candidates, c.accepted, c.rejected, c.validated, c.validation_passed,
+        ${sql.raw(ACCEPTED_FIELDS.map((f) => `a.${f}`).join(", "))}, reasons.list AS rejection_reasons, ops.list AS operators
+      FROM counts c
+        LEFT JOIN accepted a ON a.round = c.round
+        LEFT JOIN reasons ON reasons.round = c.round
+        LEFT JOIN ops ON ops.round = c.round
+      ORDER BY c.round`;
+}
+
+/**
+ * Settings for the statistics' one transaction, each measured at paper scale (docs/benchmarks.md):
+ * - no JIT: the planner cannot estimate these aggregates well, their cost passes the JIT
+ *   thresholds, and compiling them took 680 ms of a 1.3 s statement;
+ * - no parallel workers: each worker built its own hash of all oracle trials, which made the
+ *   query slower, not faster;
+ * - no nested loops outside a seed family: without planner statistics a category slice was
+ *   joined to the run's oracle trials row by row (20 s instead of 0.3 s);
+ * - more work_mem, so that the percentiles sort in memory instead of in temporary files.
+ */
+function statementSettings(slice: RoundSliceJson): SQL {
+  return sql`SELECT set_config('jit', 'off', true), set_config('max_parallel_workers_per_gather', '0', true),
+    set_config('enable_nestloop', ${slice.root === undefined ? "off" : "on"}, true), set_config('work_mem', '64MB', true)`;
 }
 
 /** json columns arrive parsed from postgres.js and PGlite alike; a string is parsed here just in case. */
@@ -147,7 +182,10 @@ function jsonList<T>(v: unknown): T[] {
 }
 
 export async function getRoundDetailByRunId(db: Db, runId: number, slice: RoundSliceJson): Promise<RoundDetailJson[]> {
-  const aggregates = await execRows<Record<string, unknown>>(db, roundDetailQuery(runId, slice));
+  const aggregates = await db.transaction(async (tx) => {
+    await tx.execute(statementSettings(slice));
+    return execRows<Record<string, unknown>>(tx, roundDetailQuery(runId, slice));
+  });
   return aggregates.map((r) => {
     const round = Number(r.round);
     const candidates = Number(r.candidates);
@@ -210,15 +248,21 @@ export async function getRoundDetail(db: Db, runName: string, slice: RoundSliceJ
   return { run: runName, solver: solverOf(v.meta), slice, data_version: v.version, rounds: await getRoundDetailByRunId(db, v.runId, slice) };
 }
 
-/** Seeds of a run with the size of their families, largest first, for the seed-family menu. */
+/** Seeds of a run with the size of their families, largest first, for the seed-family menu.
+ * Families are counted from tasks_run_round_idx (root_id is one of its columns) before the
+ * seeds are looked up, rather than by joining every task to its seed. */
 export async function listSeedFamilies(db: Db, runName: string, limit = 500): Promise<SeedFamilyJson[]> {
   const rows = await execRows<{ id: number; task_id: string; tasks: number }>(
     db,
-    sql`SELECT s.id, s.ext_id AS task_id, count(t.id)::int AS tasks
-      FROM runs r JOIN tasks s ON s.run_id = r.id AND s.parent_id IS NULL AND s.round = 0
-      LEFT JOIN tasks t ON t.root_id = s.id
-      WHERE r.name = ${runName}
-      GROUP BY s.id, s.ext_id ORDER BY count(t.id) DESC, s.ext_id LIMIT ${limit}`,
+    sql`SELECT s.id, s.ext_id AS task_id, f.n AS tasks
+      FROM (
+        SELECT t.root_id, count(*)::int AS n
+        FROM runs r JOIN tasks t ON t.run_id = r.id
+        WHERE r.name = ${runName} AND t.root_id IS NOT NULL
+        GROUP BY t.root_id
+      ) f
+      JOIN tasks s ON s.id = f.root_id AND s.parent_id IS NULL AND s.round = 0
+      ORDER BY f.n DESC, s.ext_id LIMIT ${limit}`,
   );
   return rows.map((r) => ({ id: Number(r.id), task_id: r.task_id, tasks: Number(r.tasks) }));
 }
