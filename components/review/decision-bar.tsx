@@ -2,7 +2,7 @@
 
 import { useQuery, useQueryClient } from "@tanstack/react-query";
 import { useRouter } from "next/navigation";
-import { useState } from "react";
+import { useRef, useState } from "react";
 import { buttonClass, dangerButtonClass, FormError, selectClass } from "@/components/auth/form-controls";
 import { useHotkeys } from "@/components/shell/use-hotkeys";
 import { Kbd } from "@/components/ui/kbd";
@@ -63,15 +63,26 @@ export function DecisionBar({ taskId, initialVersion }: DecisionBarProps) {
     }
   };
 
+  // `g a` and `g r` navigate (components/shell/shortcuts.tsx): the second key of a `g` sequence
+  // must never decide, whichever listener hears it first.
+  const afterG = useRef(0);
+  const unlessNavigating = (action: (e: KeyboardEvent) => void) => (e: KeyboardEvent) => {
+    const navigating = Date.now() - afterG.current <= 1000;
+    afterG.current = 0;
+    if (!navigating) action(e);
+  };
   useHotkeys({
-    a: () => submit("accept"),
-    n: () => submit("needs-changes"),
-    s: () => submit("skip"),
-    r: (e) => {
+    g: () => {
+      afterG.current = Date.now();
+    },
+    a: unlessNavigating(() => submit("accept")),
+    n: unlessNavigating(() => submit("needs-changes")),
+    s: unlessNavigating(() => submit("skip")),
+    r: unlessNavigating((e) => {
       // The key must not also land in the reason menu that takes the focus.
       e.preventDefault();
       setRejecting(true);
-    },
+    }),
   });
 
   return (
