@@ -21,7 +21,7 @@ export function useDecide(taskId: number) {
     mutationFn: (review: Decision) => postReview(taskId, review),
     onSuccess: (state: ReviewStateJson) => {
       queryClient.setQueryData<TaskDetailJson>(taskKeys.detail(taskId), (old) =>
-        old ? { ...old, version: state.version, review: state.review, content_hash: state.content_hash } : old,
+        old ? { ...old, version: state.version, review: state.review, content_hash: state.content_hash, last_review: state.last_review } : old,
       );
       return Promise.all([
         queryClient.invalidateQueries({ queryKey: reviewKeys.history(taskId) }),

@@ -117,6 +117,8 @@ export interface TaskDetailJson extends TaskRowJson {
   files: TaskFileJson[];
   evals: EvalJson[];
   trial_count: number;
+  /** The latest review decision (the whole history: `GET /api/v1/tasks/{id}/reviews`). */
+  last_review: ReviewJson | null;
 }
 
 export interface RoundStatJson {

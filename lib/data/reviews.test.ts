@@ -15,6 +15,7 @@ import type { Role } from "@/lib/domain";
 import { ingestPath } from "@/lib/ingest";
 import { writeFixtureRun } from "@/lib/ingest/fixtures";
 import { GET, POST } from "@/app/api/v1/tasks/[id]/reviews/route";
+import { getTask } from "./read";
 import { listReviews, recordReview } from "./reviews";
 
 const TOKEN_ACTOR: Actor = { kind: "token", id: "token:1", label: 'token "nightly"', role: "reviewer", userId: null };
@@ -99,6 +100,7 @@ describe.each(BACKENDS)("review decisions on %s", (backend) => {
     expect(history.every((r) => r.content_hash === task?.contentHash)).toBe(true);
     const [tokenRow] = await database.db.select().from(reviews).where(eq(reviews.id, history[0]?.id ?? 0));
     expect(tokenRow?.userId).toBeNull();
+    expect(await getTask(person("viewer"), id)).toMatchObject({ review: "accepted", version: v1 + 2, last_review: { decision: "accept", by: 'token "nightly"' } });
   });
 
   test("a stale decision after a re-import changes nothing and is told the current state", async () => {
