@@ -55,6 +55,16 @@ test("a reviewer accepts with the keyboard only; keys typed into the note do not
   await openTask(page, id);
   await expect(reviewBadge(page)).toHaveText("unreviewed");
 
+  // `g a` goes to the Validation page: its second key must not accept the task on the way out.
+  await page.keyboard.press("g");
+  await page.keyboard.press("a");
+  await expect(page).toHaveURL(/\/validation/);
+  await page.goBack();
+  await expect(decision(page).getByRole("button", { name: "Accept" })).toBeEnabled();
+  await expect(reviewBadge(page)).toHaveText("unreviewed");
+  await expect(history(page)).toContainText("No decisions yet");
+  expect(((await (await page.request.get(`/api/v1/tasks/${id}`)).json()) as TaskDetailJson).review).toBe("unreviewed");
+
   const note = page.getByLabel(/^Note/);
   await note.focus();
   await page.keyboard.type("a solid task, reads well");
