@@ -11,6 +11,27 @@ export type ReviewState = (typeof REVIEW_STATES)[number];
 export const REVIEW_DECISIONS = ["accept", "reject", "needs-changes", "skip"] as const;
 export type ReviewDecision = (typeof REVIEW_DECISIONS)[number];
 
+/** The review state each decision leaves a task in. */
+export const DECISION_STATE = {
+  accept: "accepted",
+  reject: "rejected",
+  "needs-changes": "needs-changes",
+  skip: "skipped",
+} as const satisfies Record<ReviewDecision, ReviewState>;
+
+/** Why a reviewer rejects a task; anything else goes into the free-text note. */
+export const REJECT_REASONS = [
+  "instruction unclear",
+  "verifier too weak",
+  "verifier too strict",
+  "solution wrong",
+  "too easy",
+  "duplicate",
+  "environment broken",
+  "other",
+] as const;
+export type RejectReason = (typeof REJECT_REASONS)[number];
+
 export const CHECK_KINDS = ["oracle", "nop", "parent-solution", "repeat", "agent"] as const;
 export type CheckKind = (typeof CHECK_KINDS)[number];
 

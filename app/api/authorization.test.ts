@@ -12,7 +12,7 @@ import { createBaseline } from "@/db/queries/baselines";
 import { getRoundDetail } from "@/db/queries/stats";
 import { createToken } from "@/db/queries/tokens";
 import { createUser } from "@/db/queries/users";
-import { apiTokens, auditLog, sessions, users } from "@/db/schema";
+import { apiTokens, auditLog, sessions, tasks, users } from "@/db/schema";
 import { BACKENDS, createTestDatabase, type TestDatabase } from "@/db/testing";
 import { CLI_ACTOR } from "@/lib/auth/actor";
 import { handleAuthRequest } from "@/lib/auth/server";
@@ -33,7 +33,7 @@ interface Case {
   method: "GET" | "POST" | "PATCH" | "DELETE";
   url: string;
   params?: Record<string, unknown>;
-  /** A JSON body, or a function making one that must differ on each call (a unique name). */
+  /** A JSON body, or a function making one that must differ on each call (a unique name, the current version). */
   body?: unknown;
   /** A non-JSON body (the ingest upload). */
   raw?: { type: string; bytes: Buffer };
@@ -99,6 +99,8 @@ describe.each(BACKENDS)("authorization of every API route on %s", (backend) => {
     fs.rmSync(fixtureDir, { recursive: true, force: true });
   });
 
+  const taskVersion = async () => (await database.db.select({ v: tasks.version }).from(tasks).where(eq(tasks.id, taskId)))[0]?.v ?? 0;
+
   const cases = (): Case[] => [
     { file: "runs", method: "GET", url: "/api/v1/runs", role: "viewer" },
     { file: "runs/[run]/rounds", method: "GET", url: "/api/v1/runs/fx/rounds", params: { run: "fx" }, role: "viewer" },
@@ -113,6 +115,15 @@ describe.each(BACKENDS)("authorization of every API route on %s", (backend) => {
     },
     { file: "tasks/[id]/lineage", method: "GET", url: `/api/v1/tasks/${taskId}/lineage?descendants=1`, params: { id: String(taskId) }, role: "viewer" },
     { file: "tasks/[id]/diff", method: "GET", url: `/api/v1/tasks/${taskId}/diff?against=${taskId}`, params: { id: String(taskId) }, role: "viewer" },
+    { file: "tasks/[id]/reviews", method: "GET", url: `/api/v1/tasks/${taskId}/reviews`, params: { id: String(taskId) }, role: "viewer" },
+    {
+      file: "tasks/[id]/reviews",
+      method: "POST",
+      url: `/api/v1/tasks/${taskId}/reviews`,
+      params: { id: String(taskId) },
+      body: async () => ({ decision: "skip", base_version: await taskVersion() }),
+      role: "reviewer",
+    },
     { file: "tasks/[id]/trials", method: "GET", url: `/api/v1/tasks/${taskId}/trials`, params: { id: String(taskId) }, role: "viewer" },
     { file: "trials/[id]", method: "GET", url: "/api/v1/trials/1", params: { id: "1" }, role: "viewer" },
     {
@@ -144,10 +155,11 @@ describe.each(BACKENDS)("authorization of every API route on %s", (backend) => {
     const mod = (await import(path.resolve("app/api/v1", c.file, "route.ts"))) as Module;
     const handler = mod[c.method] as Handler;
     const hasBody = c.method !== "GET" && c.method !== "DELETE";
+    const body: unknown = typeof c.body === "function" ? await (c.body as () => unknown)() : c.body;
     const req = new Request(`${ORIGIN}${c.url}`, {
       method: c.method,
       headers: { host: "localhost:3000", ...(hasBody ? { "content-type": c.raw?.type ?? "application/json" } : {}), ...headers },
-      body: hasBody ? (c.raw ? new Uint8Array(c.raw.bytes) : JSON.stringify((typeof c.body === "function" ? c.body() : c.body) ?? {})) : undefined,
+      body: hasBody ? (c.raw ? new Uint8Array(c.raw.bytes) : JSON.stringify(body ?? {})) : undefined,
     });
     return handler(req, { params: Promise.resolve(c.params ?? {}) });
   }

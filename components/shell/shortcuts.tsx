@@ -19,6 +19,10 @@ const HELP: [keys: string[], what: string][] = [
   [["Enter"], "Open selected row"],
   [["]"], "Next page"],
   [["["], "Previous page"],
+  [["a"], "Accept (task page)"],
+  [["r"], "Reject with a reason"],
+  [["n"], "Needs changes"],
+  [["s"], "Skip"],
   [["?"], "This help"],
 ];
 

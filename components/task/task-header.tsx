@@ -1,7 +1,8 @@
 import Link from "next/link";
 import type { ReactNode } from "react";
 import { VisibleText } from "@/components/code/visible-text";
-import { ReviewBadge, StatusBadge } from "@/components/ui/badge";
+import { LiveReviewBadge, LiveVersion } from "@/components/review/live-review-badge";
+import { StatusBadge } from "@/components/ui/badge";
 import type { TaskDetailJson } from "@/lib/api/types";
 import { formatDateTime } from "@/lib/format/date";
 
@@ -42,7 +43,7 @@ export function TaskHeader({ task }: TaskHeaderProps) {
           <VisibleText text={task.task_id} />
         </h1>
         <StatusBadge status={task.status} reason={task.rejection_reason} />
-        <ReviewBadge review={task.review} />
+        <LiveReviewBadge taskId={task.id} initial={task.review} />
         {task.open_flags > 0 && (
           <span className="rounded bg-warn-soft px-1.5 text-2xs font-medium text-warn">
             {task.open_flags} open flag{task.open_flags === 1 ? "" : "s"}
@@ -69,7 +70,9 @@ export function TaskHeader({ task }: TaskHeaderProps) {
           <span className="ml-1 rounded border border-line px-1 text-2xs font-normal text-faint">declared</span>
         </Fact>
         <Fact label="Repairs">{task.repair_attempts}</Fact>
-        <Fact label="Version">{task.version}</Fact>
+        <Fact label="Version">
+          <LiveVersion taskId={task.id} initial={task.version} />
+        </Fact>
         {task.created_at && <Fact label="Created">{formatDateTime(task.created_at)}</Fact>}
         <Fact label="Hash">
           <span className="font-mono font-normal text-muted" title={task.content_hash}>

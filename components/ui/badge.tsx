@@ -47,5 +47,9 @@ export type ReviewBadgeProps = { review: ReviewState };
 
 /** A reviewer's decision, distinct from the pipeline status. */
 export function ReviewBadge({ review }: ReviewBadgeProps) {
-  return <Badge tone={REVIEW_TONE[review]}>{review}</Badge>;
+  return (
+    <Badge tone={REVIEW_TONE[review]} title={`Review: ${review}`}>
+      {review}
+    </Badge>
+  );
 }

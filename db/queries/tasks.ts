@@ -10,6 +10,7 @@ import { COUNT_CAPS, countCap, totalFromCappedCount, totalFromPage, type CountCa
 import type { AnyPgColumn } from "drizzle-orm/pg-core";
 import { execRows, type Db } from "../client";
 import { blobs, evals, runs, taskFiles, tasks, trials } from "../schema";
+import { listReviews } from "./reviews";
 
 const rowColumns = {
   id: tasks.id,
@@ -251,6 +252,7 @@ export async function getTask(db: Db, id: number): Promise<TaskDetailJson | null
     .orderBy(asc(taskFiles.path));
   const evalRows = await db.select().from(evals).where(eq(evals.taskId, id)).orderBy(asc(evals.model));
   const [trialCount] = await db.select({ n: sql<number>`count(*)::int` }).from(trials).where(eq(trials.taskId, id));
+  const [lastReview] = await listReviews(db, id, 1);
   const row: RowSelect = {
     id: task.id,
     extId: task.extId,
@@ -296,6 +298,7 @@ export async function getTask(db: Db, id: number): Promise<TaskDetailJson | null
       pass_at_k: passAtK(e.n, e.successes, e.k),
     })),
     trial_count: Number(trialCount?.n ?? 0),
+    last_review: lastReview ?? null,
   };
 }
 

@@ -1,6 +1,6 @@
 // JSON shapes of the API (snake_case, API.md). The client hooks and the server prefetch
 // both produce exactly these, so hydrated and fetched data agree.
-import type { CheckKind, ReviewState, TaskStatus } from "@/lib/domain";
+import type { CheckKind, ReviewDecision, ReviewState, TaskStatus } from "@/lib/domain";
 import type { Verdict } from "@/lib/trials/verdict";
 
 export interface RunJson {
@@ -117,6 +117,8 @@ export interface TaskDetailJson extends TaskRowJson {
   files: TaskFileJson[];
   evals: EvalJson[];
   trial_count: number;
+  /** The latest review decision (the whole history: `GET /api/v1/tasks/{id}/reviews`). */
+  last_review: ReviewJson | null;
 }
 
 export interface RoundStatJson {
@@ -335,4 +337,29 @@ export interface BaselineSummaryJson {
 /** A baseline with its frozen statistics: the Rounds page draws them like a compared run. */
 export interface BaselineJson extends BaselineSummaryJson {
   stats: RunRoundDetailJson;
+}
+
+/** One decision of a task's append-only review history. */
+export interface ReviewJson {
+  id: number;
+  task_id: number;
+  decision: ReviewDecision;
+  reason: string | null;
+  note: string | null;
+  /** The email of the person, or `token "<name>"` for a script. */
+  by: string | null;
+  at: string;
+  /** The task version the decision was based on (the task is at base_version + 1 after it). */
+  base_version: number;
+  /** The content the reviewer looked at; differs from the task's when it was re-imported since. */
+  content_hash: string;
+}
+
+/** A task's review state: what a decision answers, and what a stale one is told in its 409. */
+export interface ReviewStateJson {
+  task_id: number;
+  version: number;
+  review: ReviewState;
+  content_hash: string;
+  last_review: ReviewJson | null;
 }

@@ -6,6 +6,8 @@ export class ApiError extends Error {
     readonly status: number,
     readonly code: string,
     message: string,
+    /** The answer's `error.details` (e.g. the current state with a 409). */
+    readonly details?: unknown,
   ) {
     super(message);
     this.name = "ApiError";
@@ -40,7 +42,7 @@ export async function sendJson<T>(method: "POST" | "PATCH" | "DELETE", path: str
   });
   const json: unknown = await res.json().catch(() => null);
   if (!res.ok) {
-    if (isApiError(json)) throw new ApiError(res.status, json.error.code, json.error.message);
+    if (isApiError(json)) throw new ApiError(res.status, json.error.code, json.error.message, json.error.details);
     throw new ApiError(res.status, "http_error", `${res.status} ${res.statusText}`);
   }
   return json as T;

@@ -3,6 +3,8 @@ import type { Metadata } from "next";
 import { notFound } from "next/navigation";
 import { connection } from "next/server";
 import { cache } from "react";
+import { DecisionBar } from "@/components/review/decision-bar";
+import { ReviewHistoryPanel } from "@/components/review/review-history-panel";
 import { EvalsPanel } from "@/components/task/evals-panel";
 import { FileList } from "@/components/task/file-list";
 import { FilePanel } from "@/components/task/file-panel";
@@ -13,11 +15,14 @@ import { MetadataPanel } from "@/components/task/metadata-panel";
 import { MetricsStrip } from "@/components/task/metrics-strip";
 import { TaskHeader } from "@/components/task/task-header";
 import { requireActor } from "@/lib/auth/page";
+import { can } from "@/lib/auth/permissions";
 import { TrialsSection } from "@/components/trials/trials-section";
 import { getLineage, getTask, getTaskFile } from "@/lib/data/read";
+import { listReviews } from "@/lib/data/reviews";
 import { listTaskTrials } from "@/lib/data/trials";
 import { getServerQueryClient } from "@/lib/query/server";
 import { lineageKeys, TASK_LINEAGE } from "@/lib/query/lineage";
+import { reviewKeys } from "@/lib/query/reviews";
 import { taskKeys } from "@/lib/query/tasks";
 import { highlightCode } from "@/lib/text/highlight";
 import { languageForPath, languageLabel } from "@/lib/text/language";
@@ -54,11 +59,12 @@ export default async function TaskPage({ params, searchParams }: Props) {
     typeof file === "string" && paths.includes(file) ? file : (PREFERRED.find((p) => paths.includes(p)) ?? paths[0] ?? null);
 
   const actor = await requireActor();
-  const [instruction, content, lineage, trials] = await Promise.all([
+  const [instruction, content, lineage, trials, reviews] = await Promise.all([
     paths.includes(INSTRUCTION) ? getTaskFile(actor, task.id, INSTRUCTION) : null,
     selected ? getTaskFile(actor, task.id, selected) : null,
     getLineage(actor, task.id, { descendants: true, maxDepth: TASK_LINEAGE.depth, limit: TASK_LINEAGE.limit }),
     listTaskTrials(actor, task.id),
+    listReviews(actor, task.id),
   ]);
   const lang = content ? languageForPath(content.path, content.encoding === "utf8" ? content.content.slice(0, 200).split("\n")[0] : undefined) : null;
   const code = content && content.encoding === "utf8" ? await highlightCode(content.content, lang) : null;
@@ -67,6 +73,7 @@ export default async function TaskPage({ params, searchParams }: Props) {
   const queryClient = getServerQueryClient();
   queryClient.setQueryData(taskKeys.detail(task.id), task);
   if (lineage) queryClient.setQueryData(lineageKeys.subtree(task.id, TASK_LINEAGE), lineage);
+  queryClient.setQueryData(reviewKeys.history(task.id), { items: reviews });
 
   return (
     <HydrationBoundary state={dehydrate(queryClient)}>
@@ -74,6 +81,8 @@ export default async function TaskPage({ params, searchParams }: Props) {
       <MetricsStrip task={task} />
       <div className="grid gap-4 lg:grid-cols-[minmax(0,1fr)_280px] xl:grid-cols-[minmax(0,1fr)_320px]">
         <div className="flex min-w-0 flex-col gap-4">
+          {/* Viewers see the history only; the API refuses their decisions anyway. */}
+          {can(actor.role, "review") && <DecisionBar taskId={task.id} initialVersion={task.version} />}
           <LineagePanel task={task} initialNode={parseNodeParam(node)} />
           <TrialsSection taskId={task.id} trials={trials ?? []} />
           <InstructionCard
@@ -102,6 +111,7 @@ export default async function TaskPage({ params, searchParams }: Props) {
           </section>
         </div>
         <aside className="flex flex-col gap-4">
+          <ReviewHistoryPanel taskId={task.id} initialContentHash={task.content_hash} />
           <EvalsPanel evals={task.evals} />
           <MetadataPanel metadata={task.metadata} />
         </aside>
