@@ -1,18 +1,10 @@
 // Query factories for trial logs (app/api/v1/trials/{id}/logs/{name}). A log is read in windows
 // of lines; the server page seeds the first window under the same key the browser asks for.
 import { queryOptions } from "@tanstack/react-query";
+import type { LogRangeJson } from "@/lib/api/types";
 import { fetchJson } from "./fetch-json";
 
-export interface LogRangeJson {
-  name: string;
-  total_lines: number;
-  bytes: number;
-  from: number;
-  to: number;
-  lines: string[];
-  /** Lines cut at LINE_CAP characters, with their full length. */
-  clipped: { line: number; chars: number }[];
-}
+export type { LogRangeJson };
 
 export interface LogMatchJson {
   line: number;
