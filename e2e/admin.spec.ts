@@ -1,22 +1,12 @@
 // Sign-in and sign-out through the form, the admin pages (people, tokens, audit log) and the
 // 403 page for roles without access. Each test creates the people and tokens it needs.
 import { expect, request as playwrightRequest, test, type Page } from "@playwright/test";
+import { shot } from "./shots";
 import { ADMIN, formSignIn, storageState } from "./auth";
 
 const SIGNED_OUT = { cookies: [], origins: [] };
 
 /** A full-page screenshot in the light theme, and in the dark one when `both`. */
-async function shot(page: Page, name: string, both = true) {
-  for (const theme of both ? (["light", "dark"] as const) : (["light"] as const)) {
-    await page.evaluate((t) => {
-      document.documentElement.dataset.theme = t;
-    }, theme);
-    await page.screenshot({ path: `e2e/screenshots/${name}${theme === "dark" ? "-dark" : ""}.png`, fullPage: true });
-  }
-  await page.evaluate(() => {
-    document.documentElement.dataset.theme = "light";
-  });
-}
 
 const unique = (what: string) => `${what}-${Date.now()}-${Math.floor(Math.random() * 1e4)}`;
 
@@ -33,7 +23,7 @@ test.describe("signed out", () => {
     await page.goto("/admin/people");
     await expect(page).toHaveURL(/\/sign-in\?next=%2Fadmin%2Fpeople$/);
     await expect(page.getByRole("heading", { name: "RST Curator — Sign in" })).toBeVisible();
-    await shot(page, "sign-in");
+    await shot(page, "sign-in", { fullPage: true });
 
     // A failed sign-in gets the server's generic answer, and the form stays usable. (An unknown
     // email, so the admin's own failure count is untouched.)
@@ -42,7 +32,7 @@ test.describe("signed out", () => {
     await page.getByRole("button", { name: "Sign in" }).click();
     await expect(page.getByRole("alert").filter({ hasText: "Wrong email or password" })).toBeVisible();
     await expect(page.getByRole("button", { name: "Sign in" })).toBeEnabled();
-    await shot(page, "sign-in-error", false);
+    await shot(page, "sign-in-error", { both: false, fullPage: true });
 
     await page.getByLabel("Email").fill(ADMIN.email);
     await page.getByLabel("Password", { exact: true }).fill(ADMIN.password);
@@ -88,7 +78,7 @@ test("admin adds a person, who signs in with the one-time password and changes i
   expect(password.length).toBeGreaterThanOrEqual(12);
   const row = page.getByRole("row").filter({ hasText: email });
   await expect(row.getByRole("combobox", { name: `Role of ${email}` })).toHaveValue("reviewer");
-  await shot(page, "people");
+  await shot(page, "people", { fullPage: true });
 
   // A role change goes through and sticks.
   const patched = page.waitForResponse((r) => r.request().method() === "PATCH" && r.url().includes("/api/v1/users/"));
@@ -121,7 +111,7 @@ test("admin adds a person, who signs in with the one-time password and changes i
   await theirs.getByLabel("Confirm new password").fill(chosen);
   await theirs.getByLabel("Confirm new password").press("Enter");
   await expect(theirs.getByRole("status")).toHaveText("Password changed. Other sessions were signed out.");
-  await shot(theirs, "account");
+  await shot(theirs, "account", { fullPage: true });
   await context.close();
 
   // Reset: a new one-time password, shown once.
@@ -154,7 +144,7 @@ test("admin creates a token that works with the API, then revokes it; the audit 
   await expect(page.getByText(`Authorization: Bearer ${token}`)).toBeVisible();
   const row = page.getByRole("row").filter({ hasText: name });
   await expect(row).toContainText("active");
-  await shot(page, "tokens");
+  await shot(page, "tokens", { fullPage: true });
 
   // A context without the admin's cookie: only the token speaks.
   const api = await playwrightRequest.newContext({ baseURL });
@@ -187,7 +177,7 @@ test("admin creates a token that works with the API, then revokes it; the audit 
 
   await page.goto("/admin/audit");
   await expect(page.getByRole("row").nth(1)).toBeVisible();
-  await shot(page, "audit");
+  await shot(page, "audit", { fullPage: true });
 });
 
 test.describe("as a viewer", () => {
@@ -201,7 +191,7 @@ test.describe("as a viewer", () => {
     await page.goto("/admin/people");
     await expect(page.getByRole("heading", { name: "Not allowed" })).toBeVisible();
     await expect(page.getByText("Your role (viewer) cannot open this page")).toBeVisible();
-    await shot(page, "forbidden");
+    await shot(page, "forbidden", { fullPage: true });
     expect((await page.request.get("/api/v1/users")).status()).toBe(403);
     await page.getByRole("link", { name: "Back to the overview" }).click();
     await expect(page).toHaveURL(/\/$/);

@@ -1,19 +1,8 @@
 // Lineage and diffs (issue 4): a round-12 task's tree walked up to its seed with the keyboard, the
 // parent diff in both layouts, a round-3 ancestor chosen from the lineage, the family and forest.
-import { expect, test, type Page } from "@playwright/test";
+import { expect, test } from "@playwright/test";
+import { shot } from "./shots";
 import type { LineageJson, TaskListJson } from "@/lib/api/types";
-
-async function shot(page: Page, name: string) {
-  for (const theme of ["light", "dark"] as const) {
-    await page.evaluate((t) => {
-      document.documentElement.dataset.theme = t;
-    }, theme);
-    await page.screenshot({ path: `e2e/screenshots/${name}${theme === "dark" ? "-dark" : ""}.png` });
-  }
-  await page.evaluate(() => {
-    document.documentElement.dataset.theme = "light";
-  });
-}
 
 test.beforeEach(async ({ page }) => {
   page.on("dialog", () => {

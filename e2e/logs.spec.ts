@@ -2,6 +2,7 @@
 // viewer's own search steps through matches, #L1234 opens on that line, a 10 MB line shows as
 // cut, and hostile bytes (NUL, an OSC 8 javascript: link) stay inert text.
 import { expect, test, type Page } from "@playwright/test";
+import { shot } from "./shots";
 import { BIG_LINES, CHECKPOINT_EVERY, FAILURE_LINE, LONG_LINE_CHARS, logUrl, uploadLogRun } from "./log-run";
 
 const RUN = "logs-e2e-1";
@@ -36,18 +37,6 @@ async function guard(page: Page, baseURL: string): Promise<string[]> {
 }
 
 const row = (page: Page, line: number) => page.locator(`[data-line="${line}"]`);
-
-async function shot(page: Page, name: string) {
-  for (const theme of ["light", "dark"] as const) {
-    await page.evaluate((t) => {
-      document.documentElement.dataset.theme = t;
-    }, theme);
-    await page.screenshot({ path: `e2e/screenshots/${name}${theme === "dark" ? "-dark" : ""}.png` });
-  }
-  await page.evaluate(() => {
-    document.documentElement.dataset.theme = "light";
-  });
-}
 
 test("a 50 MB log: first lines at once, End, search and step, first error", async ({ page, baseURL }) => {
   const foreign = await guard(page, baseURL ?? "");

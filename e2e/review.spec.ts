@@ -2,6 +2,7 @@
 // with a reason and a note, two reviewers on one task (the stale page is told the newer state),
 // a note draft surviving a reload, and a viewer who sees the history but cannot decide.
 import { expect, test, type Page } from "@playwright/test";
+import { shot } from "./shots";
 import type { ReviewJson, TaskDetailJson, TaskListJson } from "@/lib/api/types";
 import { credentials, storageState } from "./auth";
 
@@ -24,18 +25,6 @@ function taskFor(index: number): number {
   const id = pool[index];
   if (id === undefined) throw new Error(`no task ${index} in the pool`);
   return id;
-}
-
-async function shot(page: Page, name: string) {
-  for (const theme of ["light", "dark"] as const) {
-    await page.evaluate((t) => {
-      document.documentElement.dataset.theme = t;
-    }, theme);
-    await page.screenshot({ path: `e2e/screenshots/${name}${theme === "dark" ? "-dark" : ""}.png`, fullPage: true });
-  }
-  await page.evaluate(() => {
-    document.documentElement.dataset.theme = "light";
-  });
 }
 
 const header = (page: Page) => page.locator("header").filter({ has: page.getByRole("heading", { level: 1 }) });
@@ -105,7 +94,7 @@ test("a rejection needs a reason; with a reason and a note it is recorded and sh
   await expect(entry).toContainText("verifier too weak");
   await expect(entry).toContainText("tests only check that the file exists");
   await expect(page.getByRole("form", { name: "Reject" })).toHaveCount(0);
-  await shot(page, "review-task-page");
+  await shot(page, "review-task-page", { fullPage: true });
 });
 
 test("two reviewers on one task: the one on the stale page is told the newer state, then decides on it", async ({ page, browser }) => {
@@ -126,7 +115,7 @@ test("two reviewers on one task: the one on the stale page is told the newer sta
     await expect(alert).toContainText("accepted");
     await expect(alert).toContainText(credentials("reviewer").email);
     await expect(reviewBadge(admin)).toHaveText("unreviewed");
-    await shot(admin, "review-conflict");
+    await shot(admin, "review-conflict", { fullPage: true });
 
     await alert.getByRole("button", { name: "Load the newer state" }).click();
     await expect(alert).toHaveCount(0);
