@@ -3,7 +3,7 @@ import path from "node:path";
 import { CLI_ACTOR } from "@/lib/auth/actor";
 import type { Db } from "@/db/client";
 import { failInterruptedImports, finishImport, startImport } from "@/db/queries/imports";
-import { RunWriter, type WriteCounts } from "@/db/queries/ingest";
+import { RunWriter, vacuumAfterImport, type WriteCounts } from "@/db/queries/ingest";
 import { runs } from "@/db/schema";
 import { recordAudit } from "@/db/queries/audit";
 import { IngestError, IssueList, type IngestIssue } from "./errors";
@@ -88,6 +88,9 @@ async function recordedImport(
       });
       return written;
     });
+    // Autovacuum may be off or late: without it the visibility map stays empty after a bulk
+    // insert and the round statistics cannot read their covering index alone (docs/benchmarks.md).
+    if (!result.unchanged) await vacuumAfterImport(db).catch((err: Error) => job.warnings.add(dir, `VACUUM after import failed: ${err.message}`));
     const summary: IngestSummary = {
       importId,
       run: runName,
