@@ -1,6 +1,6 @@
 // Server only (highlighting): the diff page's payload, the whole-file diff of each path with both
-// sides highlighted.
-import { highlightCode } from "@/lib/text/highlight";
+// sides highlighted (of the old side only what the view shows: its deleted lines).
+import { highlightCode, highlightSides } from "@/lib/text/highlight";
 import { languageForPath, languageLabel } from "@/lib/text/language";
 import type { CodeLine } from "@/lib/text/tones";
 import { diffFiles, type TaskFiles } from "./files";
@@ -10,12 +10,23 @@ const own = (files: TaskFiles, path: string) => (Object.hasOwn(files, path) ? fi
 
 const langOf = (path: string, text: string) => languageForPath(path, text.slice(0, 200).split("\n")[0]);
 
-/** Both sides' lines; each side may reuse the other's tokens for the lines they start with. */
-async function sides(path: string, oldText: string | undefined, newText: string | undefined): Promise<[CodeLine[], CodeLine[]]> {
-  // One at a time: the second side finds the first in the highlighter's cache.
-  const old = oldText === undefined ? [] : (await highlightCode(oldText, langOf(path, oldText), { base: newText })).lines;
-  const next = newText === undefined ? [] : (await highlightCode(newText, langOf(path, newText), { base: oldText })).lines;
-  return [old, next];
+/**
+ * Both sides' lines for the rows of a whole-file diff; of the old side only deleted lines are
+ * filled (unchanged lines are drawn from the new side, where they are the same).
+ */
+async function sides(path: string, oldText: string | undefined, newText: string | undefined, rows: readonly DiffRowTuple[]): Promise<[CodeLine[], CodeLine[]]> {
+  if (oldText === undefined) return [[], newText === undefined ? [] : (await highlightCode(newText, langOf(path, newText))).lines];
+  if (newText === undefined) return [(await highlightCode(oldText, langOf(path, oldText))).lines, []];
+  const lang = langOf(path, newText);
+  if (langOf(path, oldText) === lang) {
+    const both = await highlightSides(oldText, newText, lang, rows);
+    return [both.old, both.new];
+  }
+  // The two versions read as different languages (a changed shebang): each side on its own.
+  const deleted = new Set(rows.flatMap(([op, oldNo]) => (op === 1 ? [oldNo] : [])));
+  const old = (await highlightCode(oldText, langOf(path, oldText))).lines;
+  const next = (await highlightCode(newText, lang)).lines;
+  return [old.map((line, i): CodeLine => (deleted.has(i + 1) ? line : [])), next];
 }
 
 export async function buildDiffPayload(from: TaskFiles, to: TaskFiles, binary: ReadonlySet<string>): Promise<DiffFilePayload[]> {
@@ -28,10 +39,7 @@ export async function buildDiffPayload(from: TaskFiles, to: TaskFiles, binary: R
     for (const h of f.hunks) {
       for (const l of h.lines) rows.push([l.op === "ctx" ? 0 : l.op === "del" ? 1 : 2, l.old_no ?? 0, l.new_no ?? 0, l.eol === "crlf" ? 1 : l.eol === "none" ? 2 : 0]);
     }
-    const [oldTokens, newTokens] = f.status === "unchanged" ? [[], []] : await sides(f.path, oldText, newText);
-    // Unchanged lines are drawn from the new side: of the old one only deleted lines travel.
-    const deleted = new Set(rows.flatMap(([op, oldNo]) => (op === 1 ? [oldNo] : [])));
-    const oldShown = oldTokens.map((line, i): CodeLine => (deleted.has(i + 1) ? line : []));
+    const [oldShown, newTokens] = f.status === "unchanged" ? [[], []] : await sides(f.path, oldText, newText, rows);
     out.push({
       index,
       path: f.path,

@@ -1,11 +1,39 @@
+import { createCssVariablesTheme, createHighlighterCore } from "shiki/core";
+import { createJavaScriptRegexEngine } from "shiki/engine/javascript";
 import { describe, expect, it } from "vitest";
+import { BASH_LINES, PYTHON_LINES, random, randomScript } from "@/lib/diff/random-edits";
 import { clearHighlightCache, highlightCode, MAX_HIGHLIGHT_LINES } from "./highlight";
 import { MAX_LINE_CHARS } from "./lines";
-import { TONE_ELIDED, TONES } from "./tones";
+import { TONE_ELIDED, TONES, toneIndex } from "./tones";
 
 const text = (line: readonly (readonly [number, string])[] | undefined) => (line ?? []).map(([, t]) => t).join("");
 
 describe("highlightCode", () => {
+  // First in this file: the first call of the process must already agree.
+  it("tokenizes line by line exactly as one shiki pass over the whole text", async () => {
+    const h = await createHighlighterCore({
+      themes: [createCssVariablesTheme({ name: "rst-palette", fontStyle: false })],
+      langs: [...(await import("shiki/langs/bash.mjs")).default, ...(await import("shiki/langs/python.mjs")).default],
+      engine: createJavaScriptRegexEngine({ forgiving: true }),
+    });
+    const toneOf = (color: string | undefined) => {
+      const m = color ? /^var\(--shiki-(?:token-)?([a-z-]+)/.exec(color) : null;
+      return m?.[1] ? toneIndex(m[1]) : 0;
+    };
+    const next = random(7);
+    for (let k = 0; k < 20; k++) {
+      for (const [l, vocabulary] of [["python", PYTHON_LINES], ["bash", BASH_LINES]] as const) {
+        const code = randomScript(next, vocabulary, 150);
+        clearHighlightCache();
+        const mine = (await highlightCode(code, l)).lines;
+        // No time limit for the reference: its first lines compile the patterns.
+        const one = h.codeToTokens(code, { lang: l, theme: "rst-palette", tokenizeMaxLineLength: 2_000, tokenizeTimeLimit: 0 });
+        // Lines over MAX_LINE_CHARS are clipped by highlightCode; none here are.
+        expect(mine).toEqual(one.tokens.slice(0, mine.length).map((line) => line.map((t) => [toneOf(t.color), t.content])));
+      }
+    }
+  });
+
   it("returns palette-indexed tokens that reassemble the source exactly", async () => {
     const src = "#!/bin/bash\n# build it\nset -euo pipefail\necho \"hi $USER\" | tee out.txt\n";
     const out = await highlightCode(src, "bash");
