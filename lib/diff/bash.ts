@@ -19,14 +19,10 @@ interface Cut {
 
 /**
  * The text of a statement as a summary shows it: comments removed, backslash continuations joined
- * into one line, blank lines dropped, heredoc bodies verbatim.
+ * into one line, blank lines dropped, heredoc bodies verbatim. `cuts`: the comments and heredoc
+ * bodies inside it, by start.
  */
-function statementText(source: string, node: Node): string {
-  const cuts: Cut[] = [];
-  for (const inner of node.descendantsOfType(["comment", "heredoc_body", "heredoc_end"])) {
-    cuts.push({ start: inner.startIndex, end: inner.endIndex, kind: inner.type === "comment" ? "drop" : "keep" });
-  }
-  cuts.sort((x, y) => x.start - y.start);
+function statementText(source: string, node: Node, cuts: readonly Cut[]): string {
   let out = "";
   let at = node.startIndex;
   const plain = (text: string) =>
@@ -83,6 +79,13 @@ export function clearShellStatementCache(): void {
 function readStatements(source: string, tree: Tree): Unit[] | null {
   const root = tree.rootNode;
   if (root.hasError) return null;
+  // Every comment and heredoc body of the script in one walk (each walk is a call into WASM), handed
+  // to the statement whose span holds it.
+  const cuts: Cut[] = root
+    .descendantsOfType(["comment", "heredoc_body", "heredoc_end"])
+    .map((inner) => ({ start: inner.startIndex, end: inner.endIndex, kind: inner.type === "comment" ? "drop" : "keep" }));
+  cuts.sort((x, y) => x.start - y.start);
+  let next = 0;
   const units: Unit[] = [];
   for (const child of root.children) {
     if (child.type === "comment") continue;
@@ -95,7 +98,13 @@ function readStatements(source: string, tree: Tree): Unit[] | null {
       }
       continue;
     }
-    const text = statementText(source, child);
+    const start = child.startIndex;
+    const end = child.endIndex;
+    while (next < cuts.length && cuts[next]!.start < start) next++;
+    let last = next;
+    while (last < cuts.length && cuts[last]!.start < end) last++;
+    const text = statementText(source, child, cuts.slice(next, last).filter((cut) => cut.end <= end));
+    next = last;
     if (text !== "") units.push({ text, key: commandKey(text) });
   }
   return units;

@@ -79,6 +79,41 @@ export const PYTHON_LINES = [
   's = "unterminated',
 ];
 
+/** Complete statements (a script of these parses), some spanning lines, with comments inside. */
+export const BASH_BLOCKS = [
+  "set -euo pipefail",
+  "# a comment",
+  'echo "step $i" >> /tmp/log  # trailing comment',
+  "cat > /etc/app.conf <<'EOF'\nkey = value # not a comment\nother=1\nEOF",
+  "cat <<EOF | sort\n$HOME\n  indented\nEOF",
+  "python3 - <<'PY'\nimport os  # inside\nprint(os.getcwd())\nPY",
+  'echo "a string\nover two lines"',
+  "x=$(ls /app \\\n  | wc -l)",
+  "if [ -f /app/out.txt ]; then\n  # remove it\n  rm -f /app/out.txt\nfi",
+  "for f in /app/*.csv; do sed -i 's/,/;/g' \"$f\"; done",
+  "deploy() {\n  cp -r /src /dst  # copy\n}",
+  "deploy &",
+  "a=1; b=2",
+  "apt-get update && \\\n  apt-get install -y curl \\\n  jq",
+  "",
+  "echo 'héllo wörld ✓ 🙂'",
+  "case $1 in\n  start) run ;;\n  *) echo no ;;\nesac",
+  "while read -r line; do\n  echo \"$line\"\ndone < /app/in.txt",
+];
+
+export const PYTHON_BLOCKS = [
+  "import os",
+  "",
+  'def test_exists():\n    assert os.path.exists("/app/out.txt")',
+  'def helper():\n    """a docstring\n    over lines"""\n    return "/tmp/x"',
+  "class TestThing:\n    def test_method(self):\n        assert 1 + 1 == 2\n        assert '/app/a'\n\n    def helper(self):\n        return 1",
+  "@pytest.mark.parametrize('v', [1, 2])\ndef test_param(v):\n    assert v",
+  "async def test_async():\n    pass",
+  "if True:\n    def test_nested():\n        pass",
+  "x = [1,\n     2]  # 'é' ✓",
+  "def test_concat():\n    p = '/app/' 'data.csv'\n    assert p",
+];
+
 export function randomScript(next: () => number, vocabulary: readonly string[], lines: number): string {
   return Array.from({ length: lines }, () => pick(next, vocabulary)).join("\n") + "\n";
 }

@@ -1,6 +1,10 @@
 import { describe, expect, it } from "vitest";
+import { measurePytest } from "@/lib/metrics/pytest";
+import { withTreeReuse } from "@/lib/metrics/tree-sitter";
 import { shellStatements } from "./bash";
-import { sequenceSummary, stepSummary } from "./summary";
+import { BASH_BLOCKS, PYTHON_BLOCKS, random, randomEdit, randomScript } from "./random-edits";
+import { clearSummaryCaches, sequenceSummary, stepSummary } from "./summary";
+import { newUnits } from "./units";
 
 // A realistic lineage step: the child adds a database snapshot (heredoc), an archive, a test for the
 // archive and a sentence asking for it. It also rewords a comment, re-wraps a command and reorders
@@ -181,5 +185,35 @@ describe("sequenceSummary", () => {
     expect(seq.total?.summary.commands).toHaveLength(3);
     expect(seq.total?.summary.tests).toEqual(["test_backup_archive"]);
     expect(await sequenceSummary([{ id: "seed", files: parent }])).toEqual({ steps: [], total: null });
+  });
+});
+
+describe("stepSummary parses the child from the parent's trees", () => {
+  it("reads the same statements and tests as fresh parses of each side", async () => {
+    const next = random(12);
+    for (let k = 0; k < 40; k++) {
+      const bash = randomScript(next, BASH_BLOCKS, 10 + Math.floor(next() * 50));
+      const python = randomScript(next, PYTHON_BLOCKS, 5 + Math.floor(next() * 20));
+      const parent = { "solution/solve.sh": bash, "tests/test_outputs.py": python };
+      const child = { "solution/solve.sh": randomEdit(next, bash, BASH_BLOCKS), "tests/test_outputs.py": randomEdit(next, python, PYTHON_BLOCKS) };
+      clearSummaryCaches();
+      const fresh = {
+        statements: [await shellStatements(parent["solution/solve.sh"]), await shellStatements(child["solution/solve.sh"])],
+        pytest: [await measurePytest(parent["tests/test_outputs.py"]), await measurePytest(child["tests/test_outputs.py"])],
+      };
+      clearSummaryCaches();
+      const reused = await withTreeReuse(async () => ({
+        statements: [await shellStatements(parent["solution/solve.sh"]), await shellStatements(child["solution/solve.sh"])],
+        pytest: [await measurePytest(parent["tests/test_outputs.py"]), await measurePytest(child["tests/test_outputs.py"])],
+      }));
+      expect(reused, `case ${k}`).toEqual(fresh);
+      clearSummaryCaches();
+      const summary = await stepSummary(parent, child);
+      expect(summary.commandParser, `case ${k}`).toBe(fresh.statements.every((s) => s !== null) ? "tree-sitter-bash" : "lines");
+      if (fresh.statements[0] && fresh.statements[1]) {
+        expect(summary.commands, `case ${k}`).toEqual(newUnits(fresh.statements[0], fresh.statements[1]));
+      }
+      expect(summary.tests, `case ${k}`).toEqual(newUnits(fresh.pytest[0]!.testNames.map((n) => ({ key: `tests/test_outputs.py::${n}`, text: n })), fresh.pytest[1]!.testNames.map((n) => ({ key: `tests/test_outputs.py::${n}`, text: n })), true));
+    }
   });
 });

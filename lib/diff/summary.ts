@@ -2,6 +2,7 @@
 // and instruction add over its parent — and of a whole chain seed → … → task.
 
 import { measurePytest } from "@/lib/metrics/pytest";
+import { withTreeReuse } from "@/lib/metrics/tree-sitter";
 import { Lru } from "@/lib/rounds/lru";
 import { contentKey } from "@/lib/text/content-key";
 import { clearShellStatementCache, shellStatements } from "./bash";
@@ -93,6 +94,11 @@ async function testUnits(files: TaskFiles, prefixed: boolean): Promise<Unit[]> {
  * re-wrapping is not new). The removed counterparts are listed too.
  */
 export async function stepSummary(parentFiles: TaskFiles, childFiles: TaskFiles): Promise<StepSummary> {
+  // The child's files are parsed from the parent's trees (mostly the same text).
+  return withTreeReuse(() => summarize(parentFiles, childFiles));
+}
+
+async function summarize(parentFiles: TaskFiles, childFiles: TaskFiles): Promise<StepSummary> {
   const testFiles = new Set([...Object.keys(parentFiles), ...Object.keys(childFiles)].filter(isTestFile));
   const prefixed = testFiles.size > 1;
   const [commands, prevTests, nextTests] = await Promise.all([

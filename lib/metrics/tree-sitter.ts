@@ -1,6 +1,7 @@
+import { AsyncLocalStorage } from "node:async_hooks";
 import { createRequire } from "node:module";
 import path from "node:path";
-import { Language, Parser, type Tree } from "web-tree-sitter";
+import { Edit, Language, Parser, type Point, type Tree } from "web-tree-sitter";
 
 export type Grammar = "bash" | "python";
 
@@ -53,17 +54,112 @@ function parserFor(grammar: Grammar): Promise<Parser> {
   return created;
 }
 
+/** Trees kept for reuse within one `withTreeReuse` call, with the source each was parsed from. */
+interface ReuseScope {
+  trees: { grammar: Grammar; source: string; tree: Tree }[];
+}
+
+const reuseScope = new AsyncLocalStorage<ReuseScope>();
+
 /**
- * Parse `source` and hand the tree to `use`. The tree is deleted afterwards, so `use` must not
- * let nodes escape: WASM memory is not garbage-collected and ingest parses tens of thousands of files.
+ * Run `fn` with parse reuse: inside it, a parse starts from the tree of the most similar source of
+ * the same grammar parsed before in the same call (tree-sitter's incremental parsing, which gives
+ * the tree a fresh parse would; a tree with a syntax error is parsed afresh), when the two share at
+ * least half of the new source at their start and end — a child task's script mostly repeats its
+ * parent's. The trees are deleted when `fn`
+ * settles. Outside such a call (ingest) every parse is a fresh one and nothing is kept.
+ */
+export async function withTreeReuse<T>(fn: () => Promise<T>): Promise<T> {
+  const scope: ReuseScope = { trees: [] };
+  try {
+    return await reuseScope.run(scope, fn);
+  } finally {
+    for (const kept of scope.trees) kept.tree.delete();
+    scope.trees = [];
+  }
+}
+
+/** The row and column (code units) of `index` in `text`. */
+function pointAt(text: string, index: number): Point {
+  let row = 0;
+  let lineStart = 0;
+  for (let at = text.indexOf("\n"); at !== -1 && at < index; at = text.indexOf("\n", at + 1)) {
+    row++;
+    lineStart = at + 1;
+  }
+  return { row, column: index - lineStart };
+}
+
+/** The single edit that turns `from` into `to` (everything between their shared start and end). */
+export function editBetween(from: string, to: string): { edit: Edit; shared: number } {
+  const max = Math.min(from.length, to.length);
+  let start = 0;
+  while (start < max && from.charCodeAt(start) === to.charCodeAt(start)) start++;
+  let end = 0;
+  while (end < max - start && from.charCodeAt(from.length - 1 - end) === to.charCodeAt(to.length - 1 - end)) end++;
+  // Never split a surrogate pair.
+  if (start > 0 && /[\ud800-\udbff]/.test(from[start - 1] ?? "")) start--;
+  if (end > 0 && /[\udc00-\udfff]/.test(to[to.length - end] ?? "")) end--;
+  const oldEndIndex = from.length - end;
+  const newEndIndex = to.length - end;
+  const edit = new Edit({
+    startIndex: start,
+    oldEndIndex,
+    newEndIndex,
+    startPosition: pointAt(from, start),
+    oldEndPosition: pointAt(from, oldEndIndex),
+    newEndPosition: pointAt(to, newEndIndex),
+  });
+  return { edit, shared: start + end };
+}
+
+function parseFresh(parser: Parser, grammar: Grammar, source: string): Tree {
+  const tree = parser.parse(source);
+  if (!tree) throw new Error(`tree-sitter-${grammar} returned no tree`);
+  return tree;
+}
+
+/** A parse inside a reuse scope: from the closest kept tree when it shares enough. */
+function parseReusing(parser: Parser, grammar: Grammar, source: string, scope: ReuseScope): Tree {
+  let best: { tree: Tree; edit: Edit; shared: number } | undefined;
+  for (const kept of scope.trees) {
+    if (kept.grammar !== grammar) continue;
+    const { edit, shared } = editBetween(kept.source, source);
+    if (!best || shared > best.shared) best = { tree: kept.tree, edit, shared };
+  }
+  if (!best || best.shared * 2 < source.length) return parseFresh(parser, grammar, source);
+  const old = best.tree.copy();
+  try {
+    old.edit(best.edit);
+    const tree = parser.parse(source, old);
+    if (!tree) throw new Error(`tree-sitter-${grammar} returned no tree`);
+    // Error recovery may settle differently when parts of the old tree are reused (seen on random
+    // edits, rarely); a tree with errors is read too (pytest metrics), so it comes from a fresh parse.
+    if (!tree.rootNode.hasError) return tree;
+    tree.delete();
+    return parseFresh(parser, grammar, source);
+  } finally {
+    old.delete();
+  }
+}
+
+/**
+ * Parse `source` and hand the tree to `use`. The tree is deleted afterwards (or, inside
+ * `withTreeReuse`, when that ends), so `use` must not let nodes escape: WASM memory is not
+ * garbage-collected and ingest parses tens of thousands of files.
  */
 export async function withTree<T>(grammar: Grammar, source: string, use: (tree: Tree) => T): Promise<T> {
   const parser = await parserFor(grammar);
-  const tree = parser.parse(source);
-  if (!tree) throw new Error(`tree-sitter-${grammar} returned no tree`);
-  try {
-    return use(tree);
-  } finally {
-    tree.delete();
+  const scope = reuseScope.getStore();
+  if (!scope) {
+    const tree = parseFresh(parser, grammar, source);
+    try {
+      return use(tree);
+    } finally {
+      tree.delete();
+    }
   }
+  const tree = parseReusing(parser, grammar, source, scope);
+  scope.trees.push({ grammar, source, tree });
+  return use(tree);
 }
