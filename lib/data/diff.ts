@@ -80,11 +80,19 @@ export type DiffView =
  * `pair: null` for a seed without `againstId`.
  */
 export async function loadDiffView(actor: Actor | null, id: number, againstId: number | null): Promise<DiffView> {
-  const [resolved, lineage] = await Promise.all([resolveDiffPair(actor, id, againstId), getLineage(actor, id, PICKER_LINEAGE)]);
+  // One round trip before the files of the other side, whose id the pair query answers: the task's
+  // own files and the lineage are read meanwhile.
+  const pair = resolveDiffPair(actor, id, againstId);
+  const [resolved, lineage, own, other] = await Promise.all([
+    pair,
+    getLineage(actor, id, PICKER_LINEAGE),
+    loadTaskTexts(actor, id),
+    pair.then((r) => (r.ok ? loadTaskTexts(actor, r.pair.against.id) : null)),
+  ]);
   if (!lineage) return { found: false };
-  if (!resolved.ok) return resolved.reason === "no-parent" ? { found: true, lineage, pair: null } : { found: false };
-  const { from, to } = resolved.pair;
-  const [a, b] = await Promise.all([loadTaskTexts(actor, from.id), loadTaskTexts(actor, to.id)]);
+  if (!resolved.ok || !other) return !resolved.ok && resolved.reason === "no-parent" ? { found: true, lineage, pair: null } : { found: false };
+  const { from } = resolved.pair;
+  const [a, b] = from.id === id ? [own, other] : [other, own];
   const files = await buildDiffPayload(a.files, b.files, new Set([...a.binary, ...b.binary]));
   const summary = await stepSummary(a.files, b.files);
   return { found: true, lineage, pair: resolved.pair, files, summary };
