@@ -109,7 +109,18 @@ function lineTokenizer(h: HighlighterCore, lang: CodeLang): LineTokenizer {
   const grammar = h.getLanguage(lang);
   const replacements = theme.colorReplacements ?? {};
   const tones = colorMap.map((color) => toneOf(color ? (replacements[color.toLowerCase()] ?? color) : color));
-  return (line, state) => {
+  // A line seen before in the same state reads the same (scripts repeat `fi`, `done`, `EOF`, …).
+  const seen = new Map<LineState, Map<string, { tokens: CodeLine; end: LineState }>>();
+  const read: LineTokenizer = (line, state) => {
+    let known = seen.get(state);
+    const hit = known?.get(line);
+    if (hit) return hit;
+    const out = tokenizeOne(line, state);
+    if (!known) seen.set(state, (known = new Map()));
+    known.set(line, out);
+    return out;
+  };
+  const tokenizeOne: LineTokenizer = (line, state) => {
     // shiki splits a text on \r?\n and so never hands the grammar a line's final \r; it gets its
     // own plain token here (the view marks it).
     const body = line.endsWith("\r") ? line.slice(0, -1) : line;
@@ -137,6 +148,7 @@ function lineTokenizer(h: HighlighterCore, lang: CodeLang): LineTokenizer {
     if (body !== line) row.push([0, "\r"]);
     return { tokens: clipTokens(row, line), end };
   };
+  return read;
 }
 
 const sameState = (a: LineState, b: LineState) => a === b || (a !== null && b !== null && a.equals(b));
