@@ -8,6 +8,7 @@
 //   cold:         a pair seen for the first time (every per-content cache emptied first)
 //   after parent: the parent's own parent diff was opened just before (a reviewer walking down)
 //   warm:         the same pair again
+// and the two cold parts that are not queries: the highlighted files and the parsed step summary.
 import { execFileSync } from "node:child_process";
 import fs from "node:fs";
 import os from "node:os";
@@ -16,8 +17,9 @@ import { parseArgs } from "node:util";
 import { sql } from "drizzle-orm";
 import { execRows, openDatabase, useDatabase } from "@/db/client";
 import { CLI_ACTOR } from "@/lib/auth/actor";
-import { loadDiffView } from "@/lib/data/diff";
-import { clearSummaryCaches } from "@/lib/diff/summary";
+import { loadDiffView, loadTaskTexts } from "@/lib/data/diff";
+import { buildDiffPayload } from "@/lib/diff/payload";
+import { clearSummaryCaches, stepSummary } from "@/lib/diff/summary";
 import { clearHighlightCache } from "@/lib/text/highlight";
 
 const { values: args } = parseArgs({
@@ -121,12 +123,27 @@ async function main(): Promise<void> {
         afterParent.push(await timed(() => view(p.id)));
       }
     }
+    // Where a cold pair's time goes: its files highlighted, its step summary parsed (CPU only: the
+    // parts run on the files already read, so the rest of the cold total is the queries).
+    const highlight: Sample[] = [];
+    const summary: Sample[] = [];
+    for (let r = 0; r < Number(args.runs); r++) {
+      for (const p of pairs) {
+        const [a, b] = await Promise.all([loadTaskTexts(CLI_ACTOR, p.parent_id), loadTaskTexts(CLI_ACTOR, p.id)]);
+        forget();
+        highlight.push(await timed(() => buildDiffPayload(a.files, b.files, new Set([...a.binary, ...b.binary]))));
+        forget();
+        summary.push(await timed(() => stepSummary(a.files, b.files)));
+      }
+    }
     const lines = pairs.flatMap((p) => [p.lines, p.parent_lines]).sort((a, b) => a - b);
     const results = {
       "first call of the process (grammars load)": stat([processStart]),
       "parent diff, cold (nothing cached)": stat(cold),
       "parent diff, parent's diff opened just before": stat(afterParent),
       "parent diff, warm (same pair again)": stat(warm),
+      "  cold part: highlighted files (buildDiffPayload)": stat(highlight),
+      "  cold part: step summary (stepSummary)": stat(summary),
     };
     const w = Math.max(...Object.keys(results).map((k) => k.length));
     process.stdout.write(`${pairs.length} pairs, solutions of ${lines[0]}–${lines[lines.length - 1]} lines, ${args.runs} rounds; load ${os.loadavg().map((l) => l.toFixed(2)).join(" ")}\n`);
