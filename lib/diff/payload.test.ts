@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { clearHighlightCache, highlightCode } from "@/lib/text/highlight";
+import { clearHighlightCache, highlightCode, MAX_HIGHLIGHT_LINES } from "@/lib/text/highlight";
 import { languageForPath } from "@/lib/text/language";
 import type { TaskFiles } from "./files";
 import { buildDiffPayload } from "./payload";
@@ -50,6 +50,18 @@ describe("buildDiffPayload highlighting", () => {
       expect(await shortcut(from, to), `case ${k}, child cached`).toEqual(want);
       expect(await shortcut(from, to), `case ${k}, both cached`).toEqual(want);
     }
+  });
+
+  it("shows the lines past the highlighting limits plain on both sides, as highlighting alone does", async () => {
+    const long = (n: number) => Array.from({ length: n }, (_, i) => (i % 7 === 0 ? `cat <<EOF\nline ${i}\nEOF` : `echo ${i}`)).join("\n");
+    // ≈ 1.3 lines an item: both versions run past the limit, the child's changes on both sides of it.
+    const parent = `${long(MAX_HIGHLIGHT_LINES * 0.8)}\n`;
+    const child = `echo first\n${long(MAX_HIGHLIGHT_LINES * 0.8 - 10)}\necho changed\n${long(300)}\n`;
+    expect(parent.split("\n").length).toBeGreaterThan(MAX_HIGHLIGHT_LINES + 100);
+    const from = { "solution/solve.sh": parent };
+    const to = { "solution/solve.sh": child };
+    clearHighlightCache();
+    expect(await shortcut(from, to)).toEqual(await reference(from, to));
   });
 
   it("handles added, removed and CRLF files and a shebang that changes the language", async () => {
