@@ -62,6 +62,17 @@ describe.each(BACKENDS)("diff pairs and the diff page's data on %s", (backend) =
     expect(again).toEqual(first);
   });
 
+  test("a descendant as `against` shows the same diff as the descendant against its ancestor", async () => {
+    const down = await loadDiffView(CLI_ACTOR, id("a1"), id("b1"));
+    const up = await loadDiffView(CLI_ACTOR, id("b1"), id("a1"));
+    if (!down.found || !down.pair || !up.found || !up.pair) throw new Error("no diff view");
+    expect([down.pair.relation, down.pair.from.task_id, down.pair.to.task_id]).toEqual(["descendant", "a1", "b1"]);
+    expect([up.pair.relation, up.pair.from.task_id, up.pair.to.task_id]).toEqual(["ancestor", "a1", "b1"]);
+    expect(down.files).toEqual(up.files);
+    expect(down.summary).toEqual(up.summary);
+    expect(down.files.find((f) => f.path === "solution/solve.sh")).toMatchObject({ added: 2, removed: 2 });
+  });
+
   test("a seed without `against`: its lineage, no pair; an unknown task: not found", async () => {
     const seed = await loadDiffView(CLI_ACTOR, id("s1"), null);
     expect(seed.found && seed.lineage.task.task_id).toBe("s1");
