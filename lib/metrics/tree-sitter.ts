@@ -57,6 +57,8 @@ function parserFor(grammar: Grammar): Promise<Parser> {
 /** Trees kept for reuse within one `withTreeReuse` call, with the source each was parsed from. */
 interface ReuseScope {
   trees: { grammar: Grammar; source: string; tree: Tree }[];
+  /** Set when the call has settled: a parse started by work it did not wait for keeps nothing. */
+  closed: boolean;
 }
 
 const reuseScope = new AsyncLocalStorage<ReuseScope>();
@@ -66,14 +68,15 @@ const reuseScope = new AsyncLocalStorage<ReuseScope>();
  * the same grammar parsed before in the same call (tree-sitter's incremental parsing, which gives
  * the tree a fresh parse would; a tree with a syntax error is parsed afresh), when the two share at
  * least half of the new source at their start and end — a child task's script mostly repeats its
- * parent's. The trees are deleted when `fn`
- * settles. Outside such a call (ingest) every parse is a fresh one and nothing is kept.
+ * parent's. The trees are deleted when `fn` settles. Outside such a call (ingest) every parse is
+ * a fresh one and nothing is kept.
  */
 export async function withTreeReuse<T>(fn: () => Promise<T>): Promise<T> {
-  const scope: ReuseScope = { trees: [] };
+  const scope: ReuseScope = { trees: [], closed: false };
   try {
     return await reuseScope.run(scope, fn);
   } finally {
+    scope.closed = true;
     for (const kept of scope.trees) kept.tree.delete();
     scope.trees = [];
   }
@@ -151,7 +154,7 @@ function parseReusing(parser: Parser, grammar: Grammar, source: string, scope: R
 export async function withTree<T>(grammar: Grammar, source: string, use: (tree: Tree) => T): Promise<T> {
   const parser = await parserFor(grammar);
   const scope = reuseScope.getStore();
-  if (!scope) {
+  if (!scope || scope.closed) {
     const tree = parseFresh(parser, grammar, source);
     try {
       return use(tree);
