@@ -1,4 +1,4 @@
-import { canonicalFilter, newViewSchema } from "@/lib/api/bulk-schemas";
+import { newViewSchema } from "@/lib/api/bulk-schemas";
 import { apiError, badRequest, json } from "@/lib/api/http";
 import { readJson, route } from "@/lib/api/route";
 import { createView, listViews } from "@/lib/data/views";
@@ -19,10 +19,9 @@ export const POST = route(
     if (!body.ok) return body.response;
     const parsed = newViewSchema.safeParse(body.body);
     if (!parsed.success) return badRequest(parsed.error);
-    const canonical = canonicalFilter(parsed.data.query, ["sort", "limit"]);
-    if (!canonical.ok) return apiError(400, "bad_filter", canonical.message, canonical.details);
-    const result = await createView(actor, { ...parsed.data, query: canonical.search });
+    const result = await createView(actor, parsed.data);
     if (result.ok) return json(result.view, { status: 201 });
+    if (result.problem === "bad_filter") return apiError(400, "bad_filter", result.message, result.details);
     return apiError(409, "name_taken", `you have a view named "${parsed.data.name}" already`);
   },
   { body: "json" },
