@@ -4,6 +4,7 @@ import { connection } from "next/server";
 import { TaskBrowser } from "@/components/tasks/task-browser";
 import { requireActor } from "@/lib/auth/page";
 import type { Actor } from "@/lib/auth/actor";
+import { can } from "@/lib/auth/permissions";
 import { getFacets, getTask, listTasks } from "@/lib/data/read";
 import { getServerQueryClient } from "@/lib/query/server";
 import { facetsQuery, taskListQuery, taskQuery } from "@/lib/query/tasks";
@@ -42,7 +43,7 @@ export default async function TasksPage({ searchParams }: Props) {
   }
   return (
     <HydrationBoundary state={dehydrate(queryClient)}>
-      <TaskBrowser />
+      <TaskBrowser canReview={can(actor.role, "review")} isAdmin={can(actor.role, "admin")} />
     </HydrationBoundary>
   );
 }
