@@ -10,7 +10,7 @@ import os from "node:os";
 import path from "node:path";
 import { parseArgs } from "node:util";
 import { sql } from "drizzle-orm";
-import { execRows, openDatabase } from "@/db/client";
+import { execRows, openDatabase, type Db } from "@/db/client";
 import { applyBulkDecision, previewBulk } from "@/db/queries/bulk-review";
 import { canonicalFilter } from "@/lib/api/bulk-schemas";
 import { CLI_ACTOR } from "@/lib/auth/actor";
@@ -25,16 +25,61 @@ const { values: args } = parseArgs({
     repeat: { type: "string", default: "3" },
     source: { type: "string", default: "400" },
     keep: { type: "boolean", default: false },
+    /** An existing database prepared by an earlier --keep run (skips generating and copying). */
+    reuse: { type: "string" },
   },
 });
 
 const ms = (t0: number) => Math.round(performance.now() - t0);
 
+/** CPU seconds used so far by the PostgreSQL backends of one database (Linux /proc; 100 ticks/s). */
+function backendCpu(dbName: string): number {
+  let ticks = 0;
+  for (const pid of fs.readdirSync("/proc").filter((p) => /^\d+$/.test(p))) {
+    try {
+      if (!fs.readFileSync(`/proc/${pid}/cmdline`, "utf8").includes(` ${dbName} `)) continue;
+      const stat = fs.readFileSync(`/proc/${pid}/stat`, "utf8");
+      const fields = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
+      ticks += Number(fields[11]) + Number(fields[12]);
+    } catch {
+      // the process ended meanwhile
+    }
+  }
+  return ticks / 100;
+}
+
+/** A small generated run ingested for realistic rows, then copied in SQL up to `total` rows in run "paper". */
+async function prepare(db: Db, work: string): Promise<Record<string, number>> {
+  let t0 = performance.now();
+  const runDir = path.join(work, "run");
+  execFileSync(process.execPath, ["bin/rst-curator.js", "generate", "--out", runDir, "--tasks", args.source, "--name", "source"], { stdio: "ignore" });
+  await ingestPath(db, runDir);
+  const sourceIngestMs = ms(t0);
+
+  // Copies of the ingested rows, each with its own ext_id, up to `total` rows in run "paper".
+  t0 = performance.now();
+  await db.execute(sql`INSERT INTO runs (name, format, created_at) SELECT 'paper', format, created_at FROM runs WHERE name = 'source'`);
+  const cols = await execRows<{ c: string }>(
+    db,
+    sql`SELECT column_name AS c FROM information_schema.columns WHERE table_name = 'tasks' AND column_name NOT IN ('id', 'run_id', 'ext_id') ORDER BY ordinal_position`,
+  );
+  const list = sql.raw(cols.map((c) => `"${c.c}"`).join(", "));
+  await db.execute(sql`
+    INSERT INTO tasks (run_id, ext_id, ${list})
+    SELECT (SELECT id FROM runs WHERE name = 'paper'), t.ext_id || '-c' || g, ${sql.raw(cols.map((c) => `t."${c.c}"`).join(", "))}
+    FROM tasks t CROSS JOIN generate_series(1, ceil(${Number(args.total)}::numeric / (SELECT count(*) FROM tasks))::int) g
+    WHERE t.run_id = (SELECT id FROM runs WHERE name = 'source')
+    ORDER BY g, t.id
+    LIMIT ${Number(args.total)}`);
+  await db.execute(sql`VACUUM ANALYZE tasks`);
+  return { source_ingest_ms: sourceIngestMs, copy_ms: ms(t0) };
+}
+
 async function main() {
   const { default: postgres } = await import("postgres");
   const admin = postgres(args.pg, { max: 1, onnotice: () => {} });
-  const name = `rst_bulk_bench_${process.pid}`;
-  await admin.unsafe(`CREATE DATABASE ${name}`);
+  const name = args.reuse ?? `rst_bulk_bench_${process.pid}`;
+  if (!args.reuse) await admin.unsafe(`CREATE DATABASE ${name}`);
   const url = new URL(args.pg);
   url.pathname = `/${name}`;
   const work = fs.mkdtempSync(path.join(os.tmpdir(), "rst-bulk-bench-"));
@@ -45,31 +90,10 @@ async function main() {
     load_before: os.loadavg().map((x) => x.toFixed(2)),
   };
   try {
-    let t0 = performance.now();
-    const runDir = path.join(work, "run");
-    execFileSync(process.execPath, ["bin/rst-curator.js", "generate", "--out", runDir, "--tasks", args.source, "--name", "source"], { stdio: "ignore" });
-    await ingestPath(db, runDir);
-    out.source_ingest_ms = ms(t0);
-
-    // Copies of the ingested rows, each with its own ext_id, up to `total` rows in run "paper".
-    t0 = performance.now();
-    await db.execute(sql`INSERT INTO runs (name, format, created_at) SELECT 'paper', format, created_at FROM runs WHERE name = 'source'`);
-    const cols = await execRows<{ c: string }>(
-      db,
-      sql`SELECT column_name AS c FROM information_schema.columns WHERE table_name = 'tasks' AND column_name NOT IN ('id', 'run_id', 'ext_id') ORDER BY ordinal_position`,
-    );
-    const list = sql.raw(cols.map((c) => `"${c.c}"`).join(", "));
-    await db.execute(sql`
-      INSERT INTO tasks (run_id, ext_id, ${list})
-      SELECT (SELECT id FROM runs WHERE name = 'paper'), t.ext_id || '-c' || g, ${sql.raw(cols.map((c) => `t."${c.c}"`).join(", "))}
-      FROM tasks t CROSS JOIN generate_series(1, ceil(${Number(args.total)}::numeric / (SELECT count(*) FROM tasks))::int) g
-      WHERE t.run_id = (SELECT id FROM runs WHERE name = 'source')
-      ORDER BY g, t.id
-      LIMIT ${Number(args.total)}`);
-    await db.execute(sql`VACUUM ANALYZE tasks`);
-    out.copy_ms = ms(t0);
+    if (!args.reuse) Object.assign(out, await prepare(db, work));
     const [rows] = await execRows<{ n: number }>(db, sql`SELECT count(*)::int AS n FROM tasks WHERE run_id = (SELECT id FROM runs WHERE name = 'paper')`);
     out.paper_rows = Number(rows?.n);
+    let t0 = performance.now();
 
     // The smallest round_min whose tasks number at least `match`: a filter a reviewer would write.
     const byRound = await execRows<{ round: number; n: number }>(
@@ -100,15 +124,21 @@ async function main() {
       const preview = await previewBulk(db, filter, search);
       const previewMs = ms(t0);
       t0 = performance.now();
+      const cpu0 = backendCpu(name);
       const result = await applyBulkDecision(
         db,
         { filter, search, decision: d.decision, reason: d.reason, note: "bench", expectedCount: preview.count, idempotencyKey: `bench-${process.pid}-${i}` },
         CLI_ACTOR,
       );
       const applyMs = ms(t0);
+      const applyCpu = Number((backendCpu(name) - cpu0).toFixed(2));
       if (!result.ok) throw new Error(`refused: count ${result.count}`);
-      timings.push({ decision: d.decision, count: result.result.count, preview_ms: previewMs, apply_ms: applyMs });
-      process.stderr.write(`${d.decision}: ${result.result.count} tasks, preview ${previewMs} ms, apply ${applyMs} ms\n`);
+      // The search index's queued entries, merged as autovacuum would after the commit: timed apart.
+      t0 = performance.now();
+      await db.execute(sql`SELECT gin_clean_pending_list('tasks_search_idx'::regclass)`);
+      const mergeMs = ms(t0);
+      timings.push({ decision: d.decision, count: result.result.count, preview_ms: previewMs, apply_ms: applyMs, apply_db_cpu_s: applyCpu, deferred_index_merge_ms: mergeMs, load_1m: os.loadavg()[0]?.toFixed(2) ?? "" });
+      process.stderr.write(`${d.decision}: ${result.result.count} tasks, preview ${previewMs} ms, apply ${applyMs} ms (database CPU ${applyCpu} s), deferred index merge ${mergeMs} ms\n`);
     }
     out.runs = timings;
     const [written] = await execRows<{ reviews: number; audit: number }>(
@@ -120,7 +150,7 @@ async function main() {
     console.log(JSON.stringify(out, null, 2));
   } finally {
     await database.close();
-    if (!args.keep) await admin.unsafe(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
+    if (!args.keep && !args.reuse) await admin.unsafe(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
     else process.stderr.write(`kept database ${name}\n`);
     await admin.end({ timeout: 5 });
     fs.rmSync(work, { recursive: true, force: true });

@@ -103,6 +103,11 @@ export async function applyBulkDecision(db: Db, input: BulkDecisionInput, actor:
       if (!bulk) throw new Error("bulk audit insert returned nothing");
 
       await searchThroughIndex(tx, input.filter);
+      // Every task row written is a new row version, and the full-text GIN index takes each one's
+      // few hundred words again: merged into the index as they come (pending list of 4 MB) that is
+      // ≈ 90 % of the work (docs/bulk-bench.md). Queued instead, autovacuum or autoanalyze merges
+      // them after the commit, outside the reviewer's wait.
+      await tx.execute(sql`SET LOCAL gin_pending_list_limit = '512MB'`);
       const where = taskFilterWhere(input.filter) ?? sql`true`;
       // One statement: the row locks of the UPDATE fix the set; a task changed meanwhile by a
       // single decision is re-checked against the filter and, if it still matches, is based on
