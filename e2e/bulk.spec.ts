@@ -2,7 +2,7 @@
 // table's, a double click applies once, a set that changed meanwhile is counted again before
 // anything is written, and a saved view lists its count and opens its filter from anywhere.
 import { expect, test, type Page } from "@playwright/test";
-import type { ReviewJson, TaskListJson } from "@/lib/api/types";
+import type { ReviewJson, SavedViewJson, TaskListJson } from "@/lib/api/types";
 import { storageState } from "./auth";
 import { shot } from "./shots";
 
@@ -132,5 +132,13 @@ test("save a view: it is listed with its count and opens its filter from another
   expect(await tableTotal(page)).toBe(total);
   // Its URL is the view: shared by copying the address bar.
   await page.goto(page.url());
+  expect(await tableTotal(page)).toBe(total);
+  // The short link of the view leads to the same URL.
+  const views = (await (await page.request.get("/api/v1/views")).json()) as { items: SavedViewJson[] };
+  const saved = views.items.find((v) => v.name === name);
+  if (!saved) throw new Error("view not listed");
+  expect(saved.count).toBe(total);
+  await page.goto(`/tasks?view=${saved.id}`);
+  await expect(page).toHaveURL(`/tasks?${saved.query}`);
   expect(await tableTotal(page)).toBe(total);
 });

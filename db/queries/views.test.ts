@@ -11,7 +11,7 @@ import { BACKENDS, createTestDatabase, type TestDatabase } from "@/db/testing";
 import type { SavedViewJson } from "@/lib/api/types";
 import { CLI_ACTOR, type Actor } from "@/lib/auth/actor";
 import { listTasks } from "@/lib/data/read";
-import { createView, deleteView, listViews, updateView } from "@/lib/data/views";
+import { createView, deleteView, getViewQuery, listViews, updateView } from "@/lib/data/views";
 import type { Role } from "@/lib/domain";
 import { ingestPath } from "@/lib/ingest";
 import { writeFixtureRun } from "@/lib/ingest/fixtures";
@@ -73,6 +73,10 @@ describe.each(BACKENDS)("saved views on %s", (backend) => {
       ["Round 1", false],
     ]);
     expect(round1).toMatchObject({ query: "round=1&run=vw&sort=-round", created_by: "reviewer@views.example.org", shared: true });
+    // The short link: a shared view for anyone who reads, a private one for its creator only.
+    expect(await getViewQuery(person("viewer"), round1.id)).toBe("round=1&run=vw&sort=-round");
+    expect(await getViewQuery(person("viewer"), mine.id)).toBeNull();
+    expect(await getViewQuery(person("other"), mine.id)).toBe("run=vw");
   });
 
   test("names are unique per creator; rename, re-filter and unshare by the creator or an admin only; audited", async () => {

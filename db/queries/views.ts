@@ -54,6 +54,15 @@ export async function listViews(db: Db, actor: Actor): Promise<SavedViewJson[]> 
   return out;
 }
 
+/** The query string of a view the actor can see, or null. */
+export async function getViewQuery(db: Db, id: number, actor: Actor): Promise<string | null> {
+  const [view] = await db
+    .select({ query: savedViews.query })
+    .from(savedViews)
+    .where(and(eq(savedViews.id, id), or(eq(savedViews.shared, true), eq(savedViews.createdBy, actor.id))));
+  return view?.query ?? null;
+}
+
 export type ViewResult = { ok: true; view: SavedViewJson } | { ok: false; problem: "not_found" | "forbidden" | "name_taken" };
 
 /** `query` is canonical already (lib/api/bulk-schemas.ts canonicalFilter). */

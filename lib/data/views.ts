@@ -13,6 +13,12 @@ export async function listViews(actor: Actor | null) {
   return q.listViews(await getDb(), reader);
 }
 
+/** `/tasks?view=<id>` opens the view's own URL. */
+export async function getViewQuery(actor: Actor | null, id: number) {
+  const reader = authorize(actor, "read");
+  return q.getViewQuery(await getDb(), id, reader);
+}
+
 /** A view keeps its sort and page size; the page cursor is dropped. */
 function canonicalQuery(query: FilterInput) {
   return canonicalFilter(query, ["sort", "limit"]);
