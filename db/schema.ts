@@ -429,7 +429,32 @@ export const auditLog = pgTable(
     targetId: text("target_id"),
     details: jsonb("details").$type<Record<string, unknown>>().notNull().default({}),
   },
-  (t) => [index("audit_at_idx").on(t.at), index("audit_action_idx").on(t.action, t.at), index("audit_actor_idx").on(t.actorId, t.at)],
+  (t) => [
+    index("audit_at_idx").on(t.at),
+    index("audit_action_idx").on(t.action, t.at),
+    index("audit_actor_idx").on(t.actorId, t.at),
+    // One bulk decision per (actor, idempotency key): a double submit finds the first (db/queries/bulk-review.ts).
+    uniqueIndex("audit_bulk_key_uq")
+      .on(sql`(${t.details}->>'actor')`, sql`(${t.details}->>'idempotency_key')`)
+      .where(sql`action = 'review.bulk'`),
+  ],
+);
+
+/** A named filter of the task table: its query string, shared by URL; unique name per creator. */
+export const savedViews = pgTable(
+  "saved_views",
+  {
+    id: serial("id").primaryKey(),
+    name: text("name").notNull(),
+    /** The task table's query string without paging (lib/tasks/filter.ts taskFilterToSearch). */
+    query: text("query").notNull(),
+    /** The actor id (a user id, or `token:<id>`): tokens save views too, so no foreign key. */
+    createdBy: text("created_by").notNull(),
+    createdByLabel: text("created_by_label").notNull(),
+    createdAt: ts("created_at").notNull().defaultNow(),
+    shared: boolean("shared").notNull().default(true),
+  },
+  (t) => [uniqueIndex("saved_views_creator_name_uq").on(t.createdBy, t.name)],
 );
 
 export type Run = typeof runs.$inferSelect;
@@ -438,3 +463,4 @@ export type NewTask = typeof tasks.$inferInsert;
 export type Trial = typeof trials.$inferSelect;
 export type Flag = typeof flags.$inferSelect;
 export type Import = typeof imports.$inferSelect;
+export type SavedView = typeof savedViews.$inferSelect;

@@ -12,6 +12,7 @@ import { createBaseline } from "@/db/queries/baselines";
 import { getRoundDetail } from "@/db/queries/stats";
 import { createToken } from "@/db/queries/tokens";
 import { createUser } from "@/db/queries/users";
+import { createView } from "@/db/queries/views";
 import { apiTokens, auditLog, sessions, tasks, users } from "@/db/schema";
 import { BACKENDS, createTestDatabase, type TestDatabase } from "@/db/testing";
 import { CLI_ACTOR } from "@/lib/auth/actor";
@@ -93,6 +94,11 @@ describe.each(BACKENDS)("authorization of every API route on %s", (backend) => {
     const stats = await getRoundDetail(database.db, "fx");
     if (!stats) throw new Error("no statistics for fx");
     for (const name of ["kept", "doomed"]) ids[`baseline-${name}`] = String((await createBaseline(database.db, { name, stats }, CLI_ACTOR))?.id);
+    const reviewerActor = { kind: "user", id: ids.reviewer ?? "", label: "reviewer@example.org", role: "reviewer", userId: ids.reviewer ?? null } as const;
+    const ownView = await createView(database.db, { name: "reviewer's", query: "run=fx", shared: true }, reviewerActor);
+    const otherView = await createView(database.db, { name: "someone else's", query: "run=fx", shared: true }, CLI_ACTOR);
+    ids["view-own"] = ownView.ok ? String(ownView.view.id) : "";
+    ids["view-other"] = otherView.ok ? String(otherView.view.id) : "";
   });
   afterAll(async () => {
     await database?.close();
@@ -124,6 +130,18 @@ describe.each(BACKENDS)("authorization of every API route on %s", (backend) => {
       body: async () => ({ decision: "skip", base_version: await taskVersion() }),
       role: "reviewer",
     },
+    {
+      file: "tasks/bulk",
+      method: "POST",
+      url: "/api/v1/tasks/bulk",
+      body: () => ({ filter: "run=fx&round=0", decision: "skip", expected_count: 2, idempotency_key: `auth-${Math.random()}` }),
+      role: "reviewer",
+    },
+    { file: "views", method: "GET", url: "/api/v1/views", role: "viewer" },
+    { file: "views", method: "POST", url: "/api/v1/views", body: () => ({ name: `v-${Math.random()}`, query: "run=fx&round=1" }), role: "reviewer" },
+    // The reviewer's own view: the reviewer and an admin may change it; someone else's only an admin deletes.
+    { file: "views/[id]", method: "PATCH", url: `/api/v1/views/${ids["view-own"]}`, params: { id: ids["view-own"] }, body: () => ({ name: `renamed-${Math.random()}` }), role: "reviewer" },
+    { file: "views/[id]", method: "DELETE", url: `/api/v1/views/${ids["view-other"]}`, params: { id: ids["view-other"] }, role: "admin" },
     { file: "tasks/[id]/trials", method: "GET", url: `/api/v1/tasks/${taskId}/trials`, params: { id: String(taskId) }, role: "viewer" },
     { file: "trials/[id]", method: "GET", url: "/api/v1/trials/1", params: { id: "1" }, role: "viewer" },
     {

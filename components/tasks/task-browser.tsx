@@ -7,17 +7,23 @@ import { useHotkeys } from "@/components/shell/use-hotkeys";
 import { PageHeader } from "@/components/ui/page-header";
 import type { TaskRowJson } from "@/lib/api/types";
 import { facetsQuery, taskListQuery } from "@/lib/query/tasks";
+import { hasCondition } from "@/lib/api/bulk-schemas";
+import { taskFilterToSearch } from "@/lib/tasks/filter";
 import { nextSort, parseSort } from "./columns";
 import { cursorOffset, offsetCursor } from "./cursor";
 import { FilterError } from "./filter-error";
 import { Pagination } from "./pagination";
+import { BulkAction } from "./bulk-action";
+import { SavedViewsMenu } from "./saved-views-menu";
 import { TaskFilters } from "./task-filters";
 import { TaskTable } from "./task-table";
 import { useTaskSearch } from "./use-task-search";
 
-export function TaskBrowser() {
+export type TaskBrowserProps = { canReview?: boolean; isAdmin?: boolean };
+
+export function TaskBrowser({ canReview = false, isAdmin = false }: TaskBrowserProps) {
   const router = useRouter();
-  const { parsed, update } = useTaskSearch();
+  const { parsed, update, searchParams } = useTaskSearch();
   const filter = parsed.ok ? parsed.filter : null;
   const list = useQuery({ ...taskListQuery(filter ?? { limit: 50 }), enabled: filter !== null });
   const facets = useQuery(facetsQuery(filter?.run));
@@ -80,9 +86,18 @@ export function TaskBrowser() {
     />
   );
 
+  const search = searchParams.toString();
+  const toolbar = (
+    <>
+      {filter && <SavedViewsMenu search={search} current={taskFilterToSearch({ ...filter, cursor: undefined })} canSave={canReview} isAdmin={isAdmin} />}
+      {canReview && filter && <BulkAction search={search} enabled={hasCondition(filter)} />}
+      {pager}
+    </>
+  );
+
   return (
     <>
-      <PageHeader title="Tasks" subtitle={filter?.q ? `Matching “${filter.q}”` : filter?.run ? `Run ${filter.run}` : "All runs"} actions={pager} />
+      <PageHeader title="Tasks" subtitle={filter?.q ? `Matching “${filter.q}”` : filter?.run ? `Run ${filter.run}` : "All runs"} actions={toolbar} />
       <div className="flex flex-col gap-3">
         {!parsed.ok ? (
           <FilterError error={parsed.error} />

@@ -363,3 +363,45 @@ export interface ReviewStateJson {
   content_hash: string;
   last_review: ReviewJson | null;
 }
+
+/** What a bulk decision would touch (`POST /api/v1/tasks/bulk` with `dry_run: true`). */
+export interface BulkPreviewJson {
+  /** The canonical query string of the filter (paging and sort dropped). */
+  filter: string;
+  /** Exactly how many tasks match now: send it back as `expected_count`. */
+  count: number;
+  /** How the matching tasks are reviewed now. */
+  by_review: { review: ReviewState; count: number }[];
+  /** A few of them, lowest id first. */
+  sample: { id: number; task_id: string }[];
+}
+
+/** A bulk decision applied (201), or replayed for a repeated idempotency key (200). */
+export interface BulkResultJson {
+  /** The audit row of the bulk action; each task's own audit row names it as `bulk_id`. */
+  bulk_id: number;
+  filter: string;
+  count: number;
+  decision: ReviewDecision;
+  reason: string | null;
+  /** The review state the tasks are in now. */
+  review: ReviewState;
+  /** True when this idempotency key had already been applied: nothing new was written. */
+  replayed: boolean;
+}
+
+/** A saved view of the task table, with the count of tasks it matches now. */
+export interface SavedViewJson {
+  id: number;
+  name: string;
+  /** The task table's query string; the view opens at `/tasks?<query>`. */
+  query: string;
+  shared: boolean;
+  created_by: string;
+  created_at: string;
+  /** Whether the asking actor created it (and may rename or delete it; admins may too). */
+  mine: boolean;
+  /** Null when the stored query no longer parses. */
+  count: number | null;
+  count_is_estimate: boolean;
+}

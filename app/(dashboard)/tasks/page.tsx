@@ -1,10 +1,14 @@
 import { dehydrate, HydrationBoundary } from "@tanstack/react-query";
 import type { Metadata } from "next";
+import { redirect } from "next/navigation";
 import { connection } from "next/server";
 import { TaskBrowser } from "@/components/tasks/task-browser";
 import { requireActor } from "@/lib/auth/page";
 import type { Actor } from "@/lib/auth/actor";
+import { can } from "@/lib/auth/permissions";
 import { getFacets, getTask, listTasks } from "@/lib/data/read";
+import { getViewQuery } from "@/lib/data/views";
+import { parseId } from "@/lib/api/http";
 import { getServerQueryClient } from "@/lib/query/server";
 import { facetsQuery, taskListQuery, taskQuery } from "@/lib/query/tasks";
 import { parseTaskFilter } from "@/lib/tasks/filter";
@@ -29,7 +33,14 @@ function prefetchSeed(actor: Actor, id: number) {
 export default async function TasksPage({ searchParams }: Props) {
   await connection();
   const actor = await requireActor();
-  const parsed = parseTaskFilter(await searchParams);
+  const params = await searchParams;
+  // A saved view's short link (/tasks?view=<id>) becomes the view's own, shareable URL.
+  if (typeof params.view === "string") {
+    const id = parseId(params.view);
+    const query = id === null ? null : await getViewQuery(actor, id);
+    if (query !== null) redirect(`/tasks?${query}`);
+  }
+  const parsed = parseTaskFilter(params);
   const queryClient = getServerQueryClient();
   if (parsed.ok) {
     const filter = parsed.filter;
@@ -42,7 +53,7 @@ export default async function TasksPage({ searchParams }: Props) {
   }
   return (
     <HydrationBoundary state={dehydrate(queryClient)}>
-      <TaskBrowser />
+      <TaskBrowser canReview={can(actor.role, "review")} isAdmin={can(actor.role, "admin")} />
     </HydrationBoundary>
   );
 }

@@ -1,0 +1,163 @@
+// npm run bench:bulk [-- --pg ADMIN_URL --total 68239 --match 10000 --repeat 3 --keep]
+// A bulk decision on ≥ 10,000 tasks in PostgreSQL, timed through the same query functions the
+// API calls (preview = dry run, apply = the one transaction). Runs in a scratch database made for
+// it and dropped afterwards: a small generated run is ingested for realistic rows (metrics,
+// search vectors, indexes), then its task rows are copied in SQL up to `--total` rows in a run
+// named "paper". Nothing outside the scratch database is touched.
+import { execFileSync } from "node:child_process";
+import fs from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import { parseArgs } from "node:util";
+import { sql } from "drizzle-orm";
+import { execRows, openDatabase, type Db } from "@/db/client";
+import { applyBulkDecision, previewBulk } from "@/db/queries/bulk-review";
+import { canonicalFilter } from "@/lib/api/bulk-schemas";
+import { CLI_ACTOR } from "@/lib/auth/actor";
+import type { ReviewDecision } from "@/lib/domain";
+import { ingestPath } from "@/lib/ingest";
+
+const { values: args } = parseArgs({
+  options: {
+    pg: { type: "string", default: process.env.BENCH_DATABASE_URL ?? "postgres://postgres@127.0.0.1:5432/postgres" },
+    total: { type: "string", default: "68239" },
+    match: { type: "string", default: "10000" },
+    repeat: { type: "string", default: "3" },
+    source: { type: "string", default: "400" },
+    keep: { type: "boolean", default: false },
+    /** An existing database prepared by an earlier --keep run (skips generating and copying). */
+    reuse: { type: "string" },
+  },
+});
+
+const ms = (t0: number) => Math.round(performance.now() - t0);
+
+/** CPU seconds used so far by the PostgreSQL backends of one database (Linux /proc; 100 ticks/s). */
+function backendCpu(dbName: string): number {
+  let ticks = 0;
+  for (const pid of fs.readdirSync("/proc").filter((p) => /^\d+$/.test(p))) {
+    try {
+      if (!fs.readFileSync(`/proc/${pid}/cmdline`, "utf8").includes(` ${dbName} `)) continue;
+      const stat = fs.readFileSync(`/proc/${pid}/stat`, "utf8");
+      const fields = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
+      ticks += Number(fields[11]) + Number(fields[12]);
+    } catch {
+      // the process ended meanwhile
+    }
+  }
+  return ticks / 100;
+}
+
+/** A small generated run ingested for realistic rows, then copied in SQL up to `total` rows in run "paper". */
+async function prepare(db: Db, work: string): Promise<Record<string, number>> {
+  let t0 = performance.now();
+  const runDir = path.join(work, "run");
+  execFileSync(process.execPath, ["bin/rst-curator.js", "generate", "--out", runDir, "--tasks", args.source, "--name", "source"], { stdio: "ignore" });
+  await ingestPath(db, runDir);
+  const sourceIngestMs = ms(t0);
+
+  // Copies of the ingested rows, each with its own ext_id, up to `total` rows in run "paper".
+  t0 = performance.now();
+  await db.execute(sql`INSERT INTO runs (name, format, created_at) SELECT 'paper', format, created_at FROM runs WHERE name = 'source'`);
+  const cols = await execRows<{ c: string }>(
+    db,
+    sql`SELECT column_name AS c FROM information_schema.columns WHERE table_name = 'tasks' AND column_name NOT IN ('id', 'run_id', 'ext_id') ORDER BY ordinal_position`,
+  );
+  const list = sql.raw(cols.map((c) => `"${c.c}"`).join(", "));
+  await db.execute(sql`
+    INSERT INTO tasks (run_id, ext_id, ${list})
+    SELECT (SELECT id FROM runs WHERE name = 'paper'), t.ext_id || '-c' || g, ${sql.raw(cols.map((c) => `t."${c.c}"`).join(", "))}
+    FROM tasks t CROSS JOIN generate_series(1, ceil(${Number(args.total)}::numeric / (SELECT count(*) FROM tasks))::int) g
+    WHERE t.run_id = (SELECT id FROM runs WHERE name = 'source')
+    ORDER BY g, t.id
+    LIMIT ${Number(args.total)}`);
+  await db.execute(sql`VACUUM ANALYZE tasks`);
+  return { source_ingest_ms: sourceIngestMs, copy_ms: ms(t0) };
+}
+
+async function main() {
+  const { default: postgres } = await import("postgres");
+  const admin = postgres(args.pg, { max: 1, onnotice: () => {} });
+  const name = args.reuse ?? `rst_bulk_bench_${process.pid}`;
+  if (!args.reuse) await admin.unsafe(`CREATE DATABASE ${name}`);
+  const url = new URL(args.pg);
+  url.pathname = `/${name}`;
+  const work = fs.mkdtempSync(path.join(os.tmpdir(), "rst-bulk-bench-"));
+  const database = await openDatabase({ url: url.toString() });
+  const db = database.db;
+  const out: Record<string, unknown> = {
+    machine: { cpus: os.cpus().length, cpu: os.cpus()[0]?.model, memory_gb: Math.round(os.totalmem() / 2 ** 30), node: process.version },
+    load_before: os.loadavg().map((x) => x.toFixed(2)),
+  };
+  try {
+    if (!args.reuse) Object.assign(out, await prepare(db, work));
+    const [rows] = await execRows<{ n: number }>(db, sql`SELECT count(*)::int AS n FROM tasks WHERE run_id = (SELECT id FROM runs WHERE name = 'paper')`);
+    out.paper_rows = Number(rows?.n);
+    let t0 = performance.now();
+
+    // The smallest round_min whose tasks number at least `match`: a filter a reviewer would write.
+    const byRound = await execRows<{ round: number; n: number }>(
+      db,
+      sql`SELECT round, count(*)::int AS n FROM tasks WHERE run_id = (SELECT id FROM runs WHERE name = 'paper') AND status = 'accepted' GROUP BY round ORDER BY round DESC`,
+    );
+    let acc = 0;
+    let roundMin = 0;
+    for (const r of byRound) {
+      acc += Number(r.n);
+      roundMin = Number(r.round);
+      if (acc >= Number(args.match)) break;
+    }
+    const canonical = canonicalFilter(`run=paper&status=accepted&round_min=${roundMin}`);
+    if (!canonical.ok) throw new Error(canonical.message);
+    const { filter, search } = canonical;
+    out.filter = search;
+
+    const decisions: { decision: ReviewDecision; reason: "too easy" | null }[] = [
+      { decision: "reject", reason: "too easy" },
+      { decision: "accept", reason: null },
+      { decision: "skip", reason: null },
+    ];
+    const timings: Record<string, number | string>[] = [];
+    for (let i = 0; i < Number(args.repeat); i++) {
+      const d = decisions[i % decisions.length] ?? { decision: "skip" as const, reason: null };
+      t0 = performance.now();
+      const preview = await previewBulk(db, filter, search);
+      const previewMs = ms(t0);
+      t0 = performance.now();
+      const cpu0 = backendCpu(name);
+      const result = await applyBulkDecision(
+        db,
+        { filter, search, decision: d.decision, reason: d.reason, note: "bench", expectedCount: preview.count, idempotencyKey: `bench-${process.pid}-${i}` },
+        CLI_ACTOR,
+      );
+      const applyMs = ms(t0);
+      const applyCpu = Number((backendCpu(name) - cpu0).toFixed(2));
+      if (!result.ok) throw new Error(`refused: count ${result.count}`);
+      // The search index's queued entries, merged as autovacuum would after the commit: timed apart.
+      t0 = performance.now();
+      await db.execute(sql`SELECT gin_clean_pending_list('tasks_search_idx'::regclass)`);
+      const mergeMs = ms(t0);
+      timings.push({ decision: d.decision, count: result.result.count, preview_ms: previewMs, apply_ms: applyMs, apply_db_cpu_s: applyCpu, deferred_index_merge_ms: mergeMs, load_1m: os.loadavg()[0]?.toFixed(2) ?? "" });
+      process.stderr.write(`${d.decision}: ${result.result.count} tasks, preview ${previewMs} ms, apply ${applyMs} ms (database CPU ${applyCpu} s), deferred index merge ${mergeMs} ms\n`);
+    }
+    out.runs = timings;
+    const [written] = await execRows<{ reviews: number; audit: number }>(
+      db,
+      sql`SELECT (SELECT count(*)::int FROM reviews) AS reviews, (SELECT count(*)::int FROM audit_log WHERE action IN ('review', 'review.bulk')) AS audit`,
+    );
+    out.rows_written = written;
+    out.load_after = os.loadavg().map((x) => x.toFixed(2));
+    console.log(JSON.stringify(out, null, 2));
+  } finally {
+    await database.close();
+    if (!args.keep && !args.reuse) await admin.unsafe(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
+    else process.stderr.write(`kept database ${name}\n`);
+    await admin.end({ timeout: 5 });
+    fs.rmSync(work, { recursive: true, force: true });
+  }
+}
+
+main().catch((err: unknown) => {
+  console.error(err);
+  process.exitCode = 1;
+});
