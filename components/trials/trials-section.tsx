@@ -53,7 +53,7 @@ function TrialItem({ trial: t, picked, onPick }: { trial: TrialJson; picked: boo
   const [open, setOpen] = useState(t.verdict !== "as-expected" && t.verdict !== "agent");
   const tally = testTally(t);
   return (
-    <li className="border-t border-line first:border-t-0" data-trial={t.ext_id}>
+    <li id={`trial-${t.id}`} className="scroll-mt-14 border-t border-line first:border-t-0 target:bg-mark-soft" data-trial={t.ext_id}>
       <div className="flex min-h-9 flex-wrap items-center gap-x-3 gap-y-1 px-3 py-1.5 text-xs">
         <input type="checkbox" checked={picked} onChange={onPick} aria-label={`Pick ${t.ext_id} to compare`} className="accent-accent" />
         <button

@@ -11,7 +11,7 @@ import { writeFixtureRun } from "@/lib/ingest/fixtures";
 import { createUser } from "./users";
 import { CLI_ACTOR } from "@/lib/auth/actor";
 import { countFlags, createManualFlag, getFlag, listFlags, refreshOpenFlags, setFlagStatus } from "./flags";
-import { findTaskIds } from "./tasks";
+import { findTaskIds, listTasks } from "./tasks";
 
 const TOKEN: Actor = { kind: "token", id: "token:7", label: 'token "nightly"', role: "reviewer", userId: null };
 
@@ -186,5 +186,10 @@ describe.each(BACKENDS)("flags on %s", (backend) => {
     const listed = await listFlags(database.db, { taskId: a2, limit: 50 });
     expect(listed.items.filter((f) => f.outdated).map((f) => f.rule).sort()).toEqual(["parent-solution-passes", "weakened-verifier"]);
     expect(listed.items.filter((f) => !f.outdated).map((f) => f.rule)).toEqual(["manual"]);
+    // The task table's "flagged by rule X" filter agrees: outdated flags do not match.
+    const ext = async (flag: string) => (await listTasks(database.db, { run: "fl", flag, limit: 50 })).items.map((t) => t.task_id).sort();
+    expect(await ext("weakened-verifier")).toEqual([]);
+    expect(await ext("manual")).toEqual(["a1", "a2"]);
+    expect(await ext("any")).toEqual(["a1", "a2", "b1"]);
   });
 });
