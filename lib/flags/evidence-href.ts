@@ -5,6 +5,9 @@ import type { FlagEvidence } from "./types";
 
 const positive = (n: unknown): n is number => typeof n === "number" && Number.isSafeInteger(n) && n > 0;
 
+/** A log name goes into the path: `.` and `..` segments would let the link climb out of the trial. */
+const safeLogName = (name: unknown): name is string => typeof name === "string" && name !== "" && name.split("/").every((p) => p !== "" && p !== "." && p !== "..");
+
 /** A task's file at a line (the task page's file view). */
 export function taskFileHref(taskId: number, file: string, line?: number): string {
   return `/tasks/${taskId}?file=${encodeURIComponent(file)}${positive(line) ? `#L${line}` : "#files"}`;
@@ -19,7 +22,7 @@ export function evidenceHref(taskId: number, e: FlagEvidence, diffIndex: number 
     const base = `/tasks/${taskId}/diff?against=${e.compare_task_id}&file=${encodeURIComponent(e.file)}`;
     return diffIndex !== null && positive(e.line) ? `${base}#f${diffIndex}-L${e.line}` : base;
   }
-  if (positive(e.trial_id) && typeof e.log === "string" && e.log !== "") {
+  if (positive(e.trial_id) && safeLogName(e.log)) {
     return logPageUrl({ trialId: e.trial_id, name: e.log }, positive(e.log_line) ? e.log_line : undefined);
   }
   if (typeof e.file === "string" && e.file !== "") return taskFileHref(taskId, e.file, e.line);
@@ -31,7 +34,7 @@ export function evidenceHref(taskId: number, e: FlagEvidence, diffIndex: number 
 export function evidenceLabel(e: FlagEvidence): string {
   const at = (name: string, line: unknown) => (positive(line) ? `${name}:${line}` : name);
   if (typeof e.file === "string" && positive(e.compare_task_id)) return `${at(e.file, e.line)} (diff)`;
-  if (typeof e.log === "string" && positive(e.trial_id)) return at(e.log, e.log_line);
+  if (safeLogName(e.log) && positive(e.trial_id)) return at(e.log, e.log_line);
   if (typeof e.file === "string") return at(e.file, e.line);
   if (typeof e.test === "string") return e.test;
   if (positive(e.trial_id)) return `trial ${e.trial_id}`;
