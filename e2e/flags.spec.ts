@@ -81,11 +81,21 @@ test("the Flags page: counts per rule and round, a cell filters the list, a flag
   await expect(line).toContainText("out-1.txt");
 });
 
-test("a log line as evidence opens the log viewer at that line", async ({ page }) => {
+test("a log line opens the log viewer at that line; a file line the task's file at that line", async ({ page }) => {
   await page.goto(`/flags?run=${RUN}&rule=manual&round=1`);
   await rowOf(page, flag.log as FlagJson).getByRole("link", { name: "verifier/test-stdout.txt:1" }).click();
   await expect(page).toHaveURL(/\/logs\/verifier\/test-stdout\.txt#L1$/);
   await expect(page.locator('[data-line="1"]')).toContainText("PASSED");
+
+  // Enter opens the selected flag's evidence.
+  await page.goto(`/flags?run=${RUN}&round=2`);
+  await expect(list(page).locator("tbody tr")).toHaveCount(1);
+  await page.keyboard.press("j");
+  await page.keyboard.press("Enter");
+  await expect(page).toHaveURL(new RegExp(`/tasks/${task.b1}\\?file=solution%2Fsolve\\.sh#L3$`));
+  const line = page.locator("#L3");
+  await expect(line).toBeInViewport();
+  await expect(line).toContainText("mkdir -p /app");
 });
 
 test("dismissed by keyboard with a reason; it stays dismissed after the run is imported again", async ({ page, request, baseURL }) => {
@@ -138,5 +148,8 @@ test("the task page's flags panel lists the task's flags and raises one with f",
   await expect(panel.getByText("fix the flaky timeout")).toBeVisible();
   // The task table's badge counts it: a1's open log flag and the new one (the diff flag is dismissed).
   await page.goto(`/tasks?run=${RUN}&flag=manual`);
-  await expect(page.getByRole("link", { name: /^2 open/ })).toBeVisible();
+  const badge = page.getByRole("link", { name: /^2 open/ });
+  await expect(badge).toBeVisible();
+  await badge.hover();
+  await expect(badge).toHaveAttribute("title", "2 open: manual");
 });

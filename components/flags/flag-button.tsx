@@ -69,7 +69,7 @@ export function FlagButton({ taskId, hotkey = false, evidence, onCreated, classN
   return (
     <>
       <button type="button" className={className ?? buttonClass} onClick={open} aria-haspopup="dialog" aria-keyshortcuts={hotkey ? "f" : undefined}>
-        ⚑ Flag…{hotkey && <Kbd>f</Kbd>}
+        ⚑ Flag{hotkey && <Kbd>f</Kbd>}
       </button>
       <dialog
         ref={dialog}

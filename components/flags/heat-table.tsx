@@ -38,11 +38,11 @@ export function HeatTable({ title, axis, cells, columns, columnLabel = (k) => k,
           <table className="w-full border-collapse text-xs">
             <thead>
               <tr>
-                <th scope="col" className="sticky left-0 bg-surface px-2 py-1 text-left text-2xs font-normal text-muted">
+                <th scope="col" className="sticky left-0 w-full bg-surface px-2 py-1 text-left text-2xs font-normal whitespace-nowrap text-muted">
                   rule \ {axis}
                 </th>
                 {columns.map((k) => (
-                  <th key={k} scope="col" className="max-w-24 truncate px-1.5 py-1 text-right font-mono text-2xs font-normal text-muted" title={columnLabel(k)}>
+                  <th key={k} scope="col" className="max-w-24 min-w-9 truncate px-1.5 py-1 text-right font-mono text-2xs font-normal text-muted" title={columnLabel(k)}>
                     {columnLabel(k)}
                   </th>
                 ))}

@@ -27,11 +27,10 @@ export function TaskFlagsPanel({ taskId, canFlag }: TaskFlagsPanelProps) {
     <section id="flags" aria-label="Flags" className="scroll-mt-14 rounded-lg border border-line bg-surface">
       <header className="flex h-9 items-center gap-2 border-b border-line px-3">
         <h2 className="text-2xs font-semibold tracking-wide text-muted uppercase">Flags</h2>
-        <span className="font-mono text-2xs text-faint" title="open flags on this revision">
-          {live.length}
-          {rest.length > 0 && ` + ${rest.length} closed or outdated`}
+        <span className="truncate font-mono text-2xs text-faint" title={`${live.length} open on this revision; ${rest.length} closed or outdated`}>
+          {live.length} open{rest.length > 0 && ` · ${rest.length} other`}
         </span>
-        {canFlag && <FlagButton taskId={taskId} hotkey className="ml-auto inline-flex h-6 items-center gap-1 rounded px-1.5 text-xs text-muted hover:bg-surface-2 hover:text-fg" />}
+        {canFlag && <FlagButton taskId={taskId} hotkey className="ml-auto inline-flex h-6 shrink-0 items-center gap-1 rounded px-1.5 text-xs whitespace-nowrap text-muted hover:bg-surface-2 hover:text-fg" />}
       </header>
       {flags.isError ? (
         <p className="px-3 py-2 text-xs text-bad">Could not load the flags: {flags.error.message}</p>
