@@ -3,13 +3,14 @@
 // run is imported again, and the task page's flags panel raises a flag with `f`. Seeded through
 // the API: a small run uploaded by this spec, manual flags posted on it.
 import fs from "node:fs";
-import { expect, test, type APIRequestContext, type Page } from "@playwright/test";
+import { expect, test, type APIRequestContext, type Locator, type Page } from "@playwright/test";
 import type { FlagCountsJson, FlagJson, TaskListJson, TrialJson } from "@/lib/api/types";
 import { writeFixtureRun } from "../lib/ingest/fixtures";
 import { shot } from "./shots";
 import { uploadRunDirectory } from "./upload";
 
-const RUN = "flags-e2e";
+/** A run of its own each time, so that a reused server (and its earlier flags) changes no count. */
+const RUN = `flags-e2e-${Date.now().toString(36)}`;
 
 test.describe.configure({ mode: "serial" });
 
@@ -55,6 +56,14 @@ test.afterAll(() => {
 const list = (page: Page) => page.getByRole("table", { name: /^Flags\./ });
 const rowOf = (page: Page, f: FlagJson) => list(page).locator(`tr[data-flag="${f.id}"]`);
 
+/** Presses j until `row` is selected: the rendered list takes keys only once the page is hydrated. */
+async function selectWithJ(page: Page, row: Locator) {
+  await expect(async () => {
+    await page.keyboard.press("j");
+    await expect(row).toHaveAttribute("aria-selected", "true", { timeout: 500 });
+  }).toPass();
+}
+
 test("the Flags page: counts per rule and round, a cell filters the list, a flag opens its diff line", async ({ page }) => {
   await page.goto(`/flags?run=${RUN}`);
   const perRule = page.getByRole("region", { name: "Flags per rule" });
@@ -90,7 +99,7 @@ test("a log line opens the log viewer at that line; a file line the task's file 
   // Enter opens the selected flag's evidence.
   await page.goto(`/flags?run=${RUN}&round=2`);
   await expect(list(page).locator("tbody tr")).toHaveCount(1);
-  await page.keyboard.press("j");
+  await selectWithJ(page, rowOf(page, flag.file as FlagJson));
   await page.keyboard.press("Enter");
   await expect(page).toHaveURL(new RegExp(`/tasks/${task.b1}\\?file=solution%2Fsolve\\.sh#L3$`));
   const line = page.locator("#L3");
@@ -102,15 +111,14 @@ test("dismissed by keyboard with a reason; it stays dismissed after the run is i
   const diff = flag.diff as FlagJson;
   await page.goto(`/flags?run=${RUN}&rule=manual&round=1`);
   await expect(list(page).locator("tbody tr")).toHaveCount(2);
-  // j selects the newest row, j again the older one: the diff flag (posted first).
-  await page.keyboard.press("j");
-  await page.keyboard.press("j");
-  await expect(rowOf(page, diff)).toHaveAttribute("aria-selected", "true");
+  // j moves down to the last row: the diff flag (posted first, so listed last).
+  await selectWithJ(page, rowOf(page, diff));
   await page.keyboard.press("d");
   const reason = page.getByLabel("Why it is not a problem");
   await expect(reason).toBeFocused();
   // Keys typed into the reason do not act on the list.
   await reason.fill("expected: the parent wrote the same file, the new test checks its content");
+  await shot(page, "flags-dismiss");
   await reason.press("Enter");
   await expect(rowOf(page, diff)).toHaveCount(0);
   await expect(list(page).locator("tbody tr")).toHaveCount(1);
@@ -135,11 +143,15 @@ test("the task page's flags panel lists the task's flags and raises one with f",
   await expect(panel.locator(`[data-flag="${flag.log?.id}"]`)).toContainText("open");
   await shot(page, "task-flags-panel");
 
-  await page.keyboard.press("f");
   const dialog = page.getByRole("dialog", { name: "Flag this task" });
-  await expect(dialog).toBeVisible();
+  // Until the page is hydrated nobody listens for f: press it until the dialog opens.
+  await expect(async () => {
+    if (!(await dialog.isVisible())) await page.keyboard.press("f");
+    await expect(dialog).toBeVisible({ timeout: 500 });
+  }).toPass();
   const note = dialog.getByLabel("What is wrong");
   await expect(note).toBeFocused();
+  await expect(note).toHaveValue("");
   // An `f` typed into the note is text, not a second dialog.
   await note.pressSequentially("fix the flaky timeout");
   await dialog.getByLabel("Severity").selectOption("high");
