@@ -6,6 +6,7 @@ import fs from "node:fs";
 import { expect, test, type APIRequestContext, type Locator, type Page } from "@playwright/test";
 import type { FlagCountsJson, FlagJson, TaskListJson, TrialJson } from "@/lib/api/types";
 import { writeFixtureRun } from "../lib/ingest/fixtures";
+import { storageState } from "./auth";
 import { shot } from "./shots";
 import { uploadRunDirectory } from "./upload";
 
@@ -164,4 +165,37 @@ test("the task page's flags panel lists the task's flags and raises one with f",
   await expect(badge).toBeVisible();
   await badge.hover();
   await expect(badge).toHaveAttribute("title", "2 open: manual");
+});
+
+test.describe("as a viewer", () => {
+  test.use({ storageState: storageState("viewer") });
+
+  test("a viewer reads flags without actions; a note is text; a test's evidence opens its trial", async ({ page, browser, baseURL }) => {
+    const admin = await browser.newContext({ storageState: storageState("admin") });
+    const { items: trials } = (await (await admin.request.get(`/api/v1/tasks/${task.b1}/trials`)).json()) as { items: TrialJson[] };
+    const nop = trials.find((t) => t.check === "nop");
+    if (!nop) throw new Error("no nop trial for b1");
+    const hostile = await post(admin.request, baseURL ?? "", "b1", {
+      note: '<img src=x onerror="document.title=1"> **not bold**',
+      evidence: { trial_id: nop.id, test: "test_out" },
+    });
+    await admin.close();
+    page.on("dialog", (d) => {
+      throw new Error(`a dialog opened: ${d.message()}`);
+    });
+
+    await page.goto(`/flags?run=${RUN}&task=${task.b1}`);
+    const row = rowOf(page, hostile);
+    await expect(row).toContainText('<img src=x onerror="document.title=1"> **not bold**');
+    await expect(list(page).locator("img")).toHaveCount(0);
+    await expect(list(page).getByRole("button", { name: /Dismiss|Resolve/ })).toHaveCount(0);
+
+    await row.getByRole("link", { name: "test_out" }).click();
+    await expect(page).toHaveURL(new RegExp(`/tasks/${task.b1}#trial-${nop.id}$`));
+    const trial = page.locator(`#trial-${nop.id}`);
+    await expect(trial).toBeInViewport();
+    // The linked trial opens by itself, showing its tests.
+    await expect(trial.getByText("test_out")).toBeVisible();
+    await expect(page.getByRole("region", { name: "Flags" }).getByRole("button", { name: /Flag/ })).toHaveCount(0);
+  });
 });
