@@ -29,7 +29,7 @@ export function FlagActions({ flag, closing, onClosing, keys = false }: FlagActi
     );
   }
   return (
-    <span className="inline-flex items-center gap-1">
+    <span className="inline-flex items-center gap-1 whitespace-nowrap">
       <button type="button" className={linkButtonClass} aria-expanded={closing === "resolved"} aria-keyshortcuts={keys ? "e" : undefined} onClick={() => onClosing(closing === "resolved" ? null : "resolved")}>
         Resolve{keys && <Kbd>e</Kbd>}
       </button>

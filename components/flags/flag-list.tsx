@@ -36,7 +36,7 @@ export function FlagList({ items, selected, onSelect, closing, onClosing, canFla
           <col className="w-56" />
           <col className="w-20" />
           <col className="w-32" />
-          {canFlag && <col className="w-32" />}
+          {canFlag && <col className="w-44" />}
         </colgroup>
         <thead className="border-b border-line bg-surface-2 text-2xs text-muted">
           <tr>
