@@ -30,10 +30,10 @@ export function FlagActions({ flag, closing, onClosing, keys = false }: FlagActi
   }
   return (
     <span className="inline-flex items-center gap-1 whitespace-nowrap">
-      <button type="button" className={linkButtonClass} aria-expanded={closing === "resolved"} aria-keyshortcuts={keys ? "e" : undefined} onClick={() => onClosing(closing === "resolved" ? null : "resolved")}>
+      <button type="button" className={`${linkButtonClass} inline-flex items-center gap-1`} aria-expanded={closing === "resolved"} aria-keyshortcuts={keys ? "e" : undefined} onClick={() => onClosing(closing === "resolved" ? null : "resolved")}>
         Resolve{keys && <Kbd>e</Kbd>}
       </button>
-      <button type="button" className={linkButtonClass} aria-expanded={closing === "dismissed"} aria-keyshortcuts={keys ? "d" : undefined} onClick={() => onClosing(closing === "dismissed" ? null : "dismissed")}>
+      <button type="button" className={`${linkButtonClass} inline-flex items-center gap-1`} aria-expanded={closing === "dismissed"} aria-keyshortcuts={keys ? "d" : undefined} onClick={() => onClosing(closing === "dismissed" ? null : "dismissed")}>
         Dismiss{keys && <Kbd>d</Kbd>}
       </button>
     </span>
