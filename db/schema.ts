@@ -387,8 +387,11 @@ export const flags = pgTable(
     evidence: jsonb("evidence").$type<Record<string, unknown>>().notNull().default({}),
     contentHash: text("content_hash").notNull(),
     createdBy: text("created_by").references(() => users.id),
+    /** Who raised a manual flag as the audit log names them (an email, or a token's label); null for automatic flags. */
+    createdByLabel: text("created_by_label"),
     createdAt: ts("created_at").notNull().defaultNow(),
     resolvedBy: text("resolved_by").references(() => users.id),
+    resolvedByLabel: text("resolved_by_label"),
     resolvedAt: ts("resolved_at"),
     resolution: text("resolution"),
   },

@@ -9,6 +9,7 @@ import tar from "tar-stream";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import { useDatabase } from "@/db/client";
 import { createBaseline } from "@/db/queries/baselines";
+import { createManualFlag } from "@/db/queries/flags";
 import { getRoundDetail } from "@/db/queries/stats";
 import { createToken } from "@/db/queries/tokens";
 import { createUser } from "@/db/queries/users";
@@ -93,6 +94,8 @@ describe.each(BACKENDS)("authorization of every API route on %s", (backend) => {
     ids.token = String(victim.id);
     const stats = await getRoundDetail(database.db, "fx");
     if (!stats) throw new Error("no statistics for fx");
+    const flag = await createManualFlag(database.db, { taskId, message: "seeded", severity: "low", evidence: {} }, CLI_ACTOR);
+    ids.flag = String(flag?.id);
     for (const name of ["kept", "doomed"]) ids[`baseline-${name}`] = String((await createBaseline(database.db, { name, stats }, CLI_ACTOR))?.id);
     const reviewerActor = { kind: "user", id: ids.reviewer ?? "", label: "reviewer@example.org", role: "reviewer", userId: ids.reviewer ?? null } as const;
     const ownView = await createView(database.db, { name: "reviewer's", query: "run=fx", shared: true }, reviewerActor);
@@ -150,6 +153,26 @@ describe.each(BACKENDS)("authorization of every API route on %s", (backend) => {
       url: "/api/v1/trials/1/logs/verifier/test-stdout.txt?from=0&to=10",
       params: { id: "1", name: ["verifier", "test-stdout.txt"] },
       role: "viewer",
+    },
+    { file: "flags", method: "GET", url: "/api/v1/flags?run=fx&status=open", role: "viewer" },
+    { file: "flags/counts", method: "GET", url: "/api/v1/flags/counts?run=fx", role: "viewer" },
+    { file: "flags/[id]", method: "GET", url: `/api/v1/flags/${ids.flag}`, params: { id: ids.flag }, role: "viewer" },
+    {
+      file: "flags/[id]",
+      method: "PATCH",
+      url: `/api/v1/flags/${ids.flag}`,
+      params: { id: ids.flag },
+      body: () => ({ status: Math.random() < 0.5 ? "open" : "dismissed", reason: "not a problem" }),
+      role: "reviewer",
+    },
+    { file: "tasks/[id]/flags", method: "GET", url: `/api/v1/tasks/${taskId}/flags`, params: { id: String(taskId) }, role: "viewer" },
+    {
+      file: "tasks/[id]/flags",
+      method: "POST",
+      url: `/api/v1/tasks/${taskId}/flags`,
+      params: { id: String(taskId) },
+      body: { note: "the verifier never checks the report", severity: "high" },
+      role: "reviewer",
     },
     { file: "facets", method: "GET", url: "/api/v1/facets?run=fx", role: "viewer" },
     { file: "baselines", method: "GET", url: "/api/v1/baselines", role: "viewer" },

@@ -2,11 +2,11 @@ import { memo } from "react";
 import { type CodeLine as Line, toneClass } from "@/lib/text/tones";
 import { VisibleText } from "./visible-text";
 
-export type CodeLineProps = { number: number; tokens: Line; gutter: string };
+export type CodeLineProps = { number: number; tokens: Line; gutter: string; /** Give the line the id `L<number>` (a link target). */ anchor?: boolean };
 
-export const CodeLine = memo(function CodeLine({ number, tokens, gutter }: CodeLineProps) {
+export const CodeLine = memo(function CodeLine({ number, tokens, gutter, anchor = false }: CodeLineProps) {
   return (
-    <div className="flex h-5 min-w-max hover:bg-surface-2">
+    <div id={anchor ? `L${number}` : undefined} className="flex h-5 min-w-max scroll-mt-24 hover:bg-surface-2 target:bg-mark-soft">
       <span
         aria-hidden="true"
         className={`sticky left-0 shrink-0 border-r border-line bg-surface pr-2 pl-3 text-right text-faint select-none ${gutter}`}

@@ -5,7 +5,12 @@ import { useEffect, useRef, useState } from "react";
 import type { CodeLine as Line } from "@/lib/text/tones";
 import { CodeLine } from "./code-line";
 
-export type CodeViewProps = { lines: readonly Line[]; label: string };
+export type CodeViewProps = {
+  lines: readonly Line[];
+  label: string;
+  /** Lines carry `L<n>` ids, and the page opens at the line the address names (`#L12`). */
+  anchors?: boolean;
+};
 
 /** Up to this many lines render as plain DOM (the browser's find works); beyond, rows are virtual. */
 const PLAIN_LIMIT = 1_500;
@@ -18,22 +23,22 @@ function gutterWidth(count: number): string {
 
 const frame = "overflow-auto bg-surface font-mono text-xs leading-5 [tab-size:4]";
 
-export function CodeView({ lines, label }: CodeViewProps) {
+export function CodeView({ lines, label, anchors = false }: CodeViewProps) {
   const gutter = gutterWidth(lines.length);
   if (lines.length === 0) return <p className="px-4 py-6 text-xs text-faint">Empty file.</p>;
   if (lines.length <= PLAIN_LIMIT) {
     return (
       <div role="region" aria-label={label} tabIndex={0} className={`${frame} max-h-[75vh] py-1`}>
         {lines.map((tokens, i) => (
-          <CodeLine key={i} number={i + 1} tokens={tokens} gutter={gutter} />
+          <CodeLine key={i} number={i + 1} tokens={tokens} gutter={gutter} anchor={anchors} />
         ))}
       </div>
     );
   }
-  return <VirtualCode lines={lines} label={label} gutter={gutter} />;
+  return <VirtualCode lines={lines} label={label} gutter={gutter} anchors={anchors} />;
 }
 
-function VirtualCode({ lines, label, gutter }: CodeViewProps & { gutter: string }) {
+function VirtualCode({ lines, label, gutter, anchors }: CodeViewProps & { gutter: string }) {
   const parentRef = useRef<HTMLDivElement>(null);
   // The server cannot measure a scroll box: it renders the head of the file, the browser takes over.
   const [mounted, setMounted] = useState(false);
@@ -45,6 +50,17 @@ function VirtualCode({ lines, label, gutter }: CodeViewProps & { gutter: string 
     overscan: 40,
     useFlushSync: false,
   });
+  // A virtual line exists only once scrolled to: the address's `#L<n>` scrolls there first.
+  useEffect(() => {
+    if (!mounted || !anchors) return;
+    const go = () => {
+      const m = /^#L(\d+)$/.exec(window.location.hash);
+      if (m) virtualizer.scrollToIndex(Number(m[1]) - 1, { align: "center" });
+    };
+    go();
+    window.addEventListener("hashchange", go);
+    return () => window.removeEventListener("hashchange", go);
+  }, [mounted, anchors, virtualizer]);
   const widest = lines.reduce((w, l) => Math.max(w, l.reduce((n, [, t]) => n + t.length, 0)), 0);
 
   return (
@@ -55,7 +71,7 @@ function VirtualCode({ lines, label, gutter }: CodeViewProps & { gutter: string 
         <div className="relative" style={{ height: virtualizer.getTotalSize(), minWidth: `calc(${widest}ch + 6rem)` }}>
           {virtualizer.getVirtualItems().map((item) => (
             <div key={item.key} className="absolute top-0 left-0 w-full" style={{ transform: `translateY(${item.start}px)` }}>
-              <CodeLine number={item.index + 1} tokens={lines[item.index] ?? []} gutter={gutter} />
+              <CodeLine number={item.index + 1} tokens={lines[item.index] ?? []} gutter={gutter} anchor={anchors} />
             </div>
           ))}
         </div>

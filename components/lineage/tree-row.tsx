@@ -96,8 +96,8 @@ export const TreeRowView = memo(function TreeRowView({ row, id, selected, curren
         {current && <span className="shrink-0 rounded bg-accent-soft px-1 text-2xs text-accent">{currentTag}</span>}
       </span>
       <span className={`flex w-24 shrink-0 items-center justify-end text-2xs ${REVIEW_CLASS[n.review]}`}>{n.review === "unreviewed" ? "" : n.review}</span>
-      <span className={`flex w-9 shrink-0 items-center justify-end font-mono text-2xs tabular-nums ${n.open_flags > 0 ? "text-warn" : "text-faint"}`} title={`${n.open_flags} open flags`}>
-        {n.open_flags > 0 ? `⚑${n.open_flags}` : ""}
+      <span className="flex w-9 shrink-0 items-center justify-end" title={n.open_flags > 0 ? `${n.open_flags} open flag${n.open_flags === 1 ? "" : "s"}` : undefined}>
+        {n.open_flags > 0 && <span className="rounded bg-warn-soft px-1 font-mono text-2xs font-semibold text-warn tabular-nums">⚑{n.open_flags}</span>}
       </span>
       <span className="flex w-14 shrink-0 items-center justify-end font-mono text-2xs text-muted tabular-nums" title="Reference solution lines">
         {n.solution_lines === null ? "—" : `${formatInt(n.solution_lines)} ln`}

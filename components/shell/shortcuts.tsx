@@ -23,6 +23,9 @@ const HELP: [keys: string[], what: string][] = [
   [["r"], "Reject with a reason"],
   [["n"], "Needs changes"],
   [["s"], "Skip"],
+  [["f"], "Flag the task (task page)"],
+  [["e"], "Resolve the selected flag (Flags page)"],
+  [["d"], "Dismiss the selected flag (Flags page)"],
   [["?"], "This help"],
 ];
 

@@ -41,7 +41,7 @@ export function FilePanel({ taskId, path, size, hash, language, code }: FilePane
         </a>
       </div>
       {code ? (
-        <CodeView lines={code.lines} label={`Contents of ${path}`} />
+        <CodeView lines={code.lines} label={`Contents of ${path}`} anchors />
       ) : (
         <p className="px-4 py-6 text-xs text-muted">Binary file ({formatBytes(size)}). Download it to inspect.</p>
       )}

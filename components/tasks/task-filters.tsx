@@ -3,6 +3,7 @@
 import { useState } from "react";
 import { FLAG_RULES, REVIEW_STATES, TASK_STATUSES } from "@/lib/domain";
 import type { FacetsJson } from "@/lib/api/types";
+import { MANUAL_RULE } from "@/lib/flags/types";
 import { RANGE_METRICS, type RangeMetric, type TaskFilter } from "@/lib/tasks/filter";
 import { CHIP_KEYS, FilterChips } from "./filter-chips";
 import { FilterSelect, RangeField } from "./filter-controls";
@@ -17,7 +18,7 @@ const METRIC_LABEL: Record<RangeMetric, string> = {
   pass_at_k: "pass@k (0–1)",
 };
 
-const FLAG_OPTIONS = ["any", ...FLAG_RULES] as const;
+const FLAG_OPTIONS = ["any", ...FLAG_RULES, MANUAL_RULE] as const;
 
 export type TaskFiltersProps = {
   filter: TaskFilter;

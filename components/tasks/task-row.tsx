@@ -1,4 +1,5 @@
 import Link from "next/link";
+import { FlagCountBadge } from "@/components/flags/flag-count-badge";
 import { ReviewBadge, StatusBadge } from "@/components/ui/badge";
 import type { TaskRowJson } from "@/lib/api/types";
 import { formatInt, formatPct } from "@/lib/format/number";
@@ -54,7 +55,9 @@ export function TaskRow({ row, index, selected, showRun, onSelect, onOpen }: Tas
       <td className={num}>{formatInt(row.instruction_words)}</td>
       <td className={num}>{formatInt(row.verifier_tests)}</td>
       <td className={num}>{formatPct(row.pass_at_k)}</td>
-      <td className={`${num} ${row.open_flags > 0 ? "font-semibold text-warn" : "text-faint"}`}>{row.open_flags > 0 ? row.open_flags : "·"}</td>
+      <td className={num}>
+        <FlagCountBadge taskId={row.id} count={row.open_flags} />
+      </td>
     </tr>
   );
 }

@@ -1,6 +1,6 @@
 "use client";
 import Link from "next/link";
-import { useState } from "react";
+import { useEffect, useState } from "react";
 import { VisibleText } from "@/components/code/visible-text";
 import type { TrialJson } from "@/lib/api/types";
 import { formatDateTime } from "@/lib/format/date";
@@ -51,9 +51,16 @@ function testTally(t: TrialJson): string {
 
 function TrialItem({ trial: t, picked, onPick }: { trial: TrialJson; picked: boolean; onPick: () => void }) {
   const [open, setOpen] = useState(t.verdict !== "as-expected" && t.verdict !== "agent");
+  // A link to this trial (`#trial-<id>`, e.g. a flag's evidence) opens it.
+  useEffect(() => {
+    const read = () => window.location.hash === `#trial-${t.id}` && setOpen(true);
+    read();
+    window.addEventListener("hashchange", read);
+    return () => window.removeEventListener("hashchange", read);
+  }, [t.id]);
   const tally = testTally(t);
   return (
-    <li className="border-t border-line first:border-t-0" data-trial={t.ext_id}>
+    <li id={`trial-${t.id}`} className="scroll-mt-14 border-t border-line first:border-t-0 target:bg-mark-soft" data-trial={t.ext_id}>
       <div className="flex min-h-9 flex-wrap items-center gap-x-3 gap-y-1 px-3 py-1.5 text-xs">
         <input type="checkbox" checked={picked} onChange={onPick} aria-label={`Pick ${t.ext_id} to compare`} className="accent-accent" />
         <button

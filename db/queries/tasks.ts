@@ -113,7 +113,11 @@ export function taskFilterWhere(f: TaskFilter): SQL | undefined {
   if (f.reason === NO_REASON) c.push(sql`coalesce(${tasks.rejectionReason}, ${NO_REASON}) = ${NO_REASON}`);
   else if (f.reason) c.push(eq(tasks.rejectionReason, f.reason));
   if (f.flag === "any") c.push(sql`${tasks.openFlags} > 0`);
-  else if (f.flag) c.push(sql`EXISTS (SELECT 1 FROM flags fl WHERE fl.task_id = ${tasks.id} AND fl.rule = ${f.flag} AND fl.status = 'open')`);
+  // An automatic flag on an older revision is outdated, not open (db/queries/flags.ts).
+  else if (f.flag) {
+    c.push(sql`EXISTS (SELECT 1 FROM flags fl WHERE fl.task_id = ${tasks.id} AND fl.rule = ${f.flag} AND fl.status = 'open'
+      AND (fl.source = 'manual' OR fl.content_hash = ${tasks.contentHash}))`);
+  }
   // The index holds punctuation-split words (lib/ingest), so "out-2.txt" is the phrase out 2 txt;
   // every term must match (lib/tasks/search.ts), or the query is an exact task id.
   if (f.q) {

@@ -3,6 +3,7 @@ import type { Metadata } from "next";
 import { notFound } from "next/navigation";
 import { connection } from "next/server";
 import { cache } from "react";
+import { TaskFlagsPanel } from "@/components/flags/task-flags-panel";
 import { DecisionBar } from "@/components/review/decision-bar";
 import { ReviewHistoryPanel } from "@/components/review/review-history-panel";
 import { EvalsPanel } from "@/components/task/evals-panel";
@@ -18,8 +19,10 @@ import { requireActor } from "@/lib/auth/page";
 import { can } from "@/lib/auth/permissions";
 import { TrialsSection } from "@/components/trials/trials-section";
 import { getLineage, getTask, getTaskFile } from "@/lib/data/read";
+import { listTaskFlags } from "@/lib/data/flags";
 import { listReviews } from "@/lib/data/reviews";
 import { listTaskTrials } from "@/lib/data/trials";
+import { flagKeys } from "@/lib/query/flags";
 import { getServerQueryClient } from "@/lib/query/server";
 import { lineageKeys, TASK_LINEAGE } from "@/lib/query/lineage";
 import { reviewKeys } from "@/lib/query/reviews";
@@ -59,12 +62,13 @@ export default async function TaskPage({ params, searchParams }: Props) {
     typeof file === "string" && paths.includes(file) ? file : (PREFERRED.find((p) => paths.includes(p)) ?? paths[0] ?? null);
 
   const actor = await requireActor();
-  const [instruction, content, lineage, trials, reviews] = await Promise.all([
+  const [instruction, content, lineage, trials, reviews, flags] = await Promise.all([
     paths.includes(INSTRUCTION) ? getTaskFile(actor, task.id, INSTRUCTION) : null,
     selected ? getTaskFile(actor, task.id, selected) : null,
     getLineage(actor, task.id, { descendants: true, maxDepth: TASK_LINEAGE.depth, limit: TASK_LINEAGE.limit }),
     listTaskTrials(actor, task.id),
     listReviews(actor, task.id),
+    listTaskFlags(actor, task.id),
   ]);
   const lang = content ? languageForPath(content.path, content.encoding === "utf8" ? content.content.slice(0, 200).split("\n")[0] : undefined) : null;
   const code = content && content.encoding === "utf8" ? await highlightCode(content.content, lang) : null;
@@ -74,6 +78,7 @@ export default async function TaskPage({ params, searchParams }: Props) {
   queryClient.setQueryData(taskKeys.detail(task.id), task);
   if (lineage) queryClient.setQueryData(lineageKeys.subtree(task.id, TASK_LINEAGE), lineage);
   queryClient.setQueryData(reviewKeys.history(task.id), { items: reviews });
+  queryClient.setQueryData(flagKeys.task(task.id), { items: flags });
 
   return (
     <HydrationBoundary state={dehydrate(queryClient)}>
@@ -111,6 +116,7 @@ export default async function TaskPage({ params, searchParams }: Props) {
           </section>
         </div>
         <aside className="flex flex-col gap-4">
+          <TaskFlagsPanel taskId={task.id} canFlag={can(actor.role, "flag")} />
           <ReviewHistoryPanel taskId={task.id} initialContentHash={task.content_hash} />
           <EvalsPanel evals={task.evals} />
           <MetadataPanel metadata={task.metadata} />
