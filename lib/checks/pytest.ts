@@ -41,7 +41,7 @@ export interface PytestAnalysis {
 // Absolute paths inside a longer string: a shell command, a message, a glob.
 const EMBEDDED_PATH = /(?:^|[\s'"=:(,[])(\/[A-Za-z0-9._+-][^\s'"`;|&<>(),*?[\]{}$]*)/g;
 const LISTING_CALL = /(?:^|\.)(?:glob|rglob|iterdir|listdir|scandir|walk|iglob)$/;
-const LISTING_TOOL = /^(?:ls|find|git|du|tree|rsync|diff)$/;
+const LISTING_TOOL = /^(?:ls|find|du|tree|diff)$/;
 
 interface Scope {
   end: number;
@@ -159,9 +159,7 @@ function pathsOfValue(value: string): { path: string; whole: boolean }[] {
 
 /** Directories a call lists: `p.iterdir()`, `os.listdir(p)`, `glob.glob("/d/*.csv")`,
  * `subprocess.run(["ls", p])`, `subprocess.run("find /d -name x", shell=True)`. */
-function listedBy(call: Node, env: Env): string[] {
-  const fn = call.childForFieldName("function");
-  const fnText = fn?.text ?? "";
+function listedBy(call: Node, fn: Node | null, fnText: string, env: Env): string[] {
   const args = (call.childForFieldName("arguments")?.namedChildren ?? []).filter((a) => a.type !== "keyword_argument" && a.type !== "comment");
   const dirOf = (v: string | null) => {
     if (v === null) return [];
@@ -199,6 +197,7 @@ function inCommand(node: Node): boolean {
   return false;
 }
 
+const PATH_CALLS = new Set(["Path", "PosixPath", "PurePath", "PurePosixPath", "str", "fspath", "abspath", "normpath", "realpath", "resolve", "join"]);
 const PATH_NODES = ["string", "concatenated_string", "binary_operator", "call"];
 const READ_TYPES = ["function_definition", "class_definition", "assert_statement", ...PATH_NODES];
 
@@ -261,19 +260,31 @@ function readTree(tree: Tree, lines: readonly string[]): PytestAnalysis {
       continue;
     }
     if (type === "call") {
-      const listed = listedBy(node, env);
-      if (listed.length > 0) owner?.listed.push(...listed);
-      // unittest-style assertions count as assertions.
       const fn = node.childForFieldName("function");
-      if (fn?.type === "attribute" && /^assert[A-Z]/.test(fn.childForFieldName("attribute")?.text ?? "") && innermost?.kind === "test") innermost.asserts += 1;
+      const fnText = fn?.text ?? "";
+      const name = fnText.slice(fnText.lastIndexOf(".") + 1);
+      // unittest-style assertions count as assertions.
+      if (/^assert[A-Z]/.test(name) && fn?.type === "attribute" && innermost?.kind === "test") innermost.asserts += 1;
+      if (LISTING_CALL.test(fnText) || RUNS_COMMAND.test(fnText)) {
+        const listed = listedBy(node, fn, fnText, env);
+        if (listed.length > 0) owner?.listed.push(...listed);
+      }
+      // Only calls that build a path are read as a whole; other calls' arguments are read on their own.
+      if (!PATH_CALLS.has(name)) continue;
+    } else if (type === "binary_operator") {
+      const text = node.text;
+      if (!text.includes('"') && !text.includes("'") && !/\b[A-Z_][A-Z0-9_]*\b/.test(text)) continue;
+    } else {
+      if (!node.text.includes("/")) continue;
+      if (type === "string" && node.parent?.type === "concatenated_string") continue;
     }
-    if (!node.text.includes("/") && type !== "call" && type !== "binary_operator") continue;
-    if (type === "string" && node.parent?.type === "concatenated_string") continue;
     const value = evalExpr(node, env) ?? (type === "string" || type === "concatenated_string" ? stringValue(node, env).text : null);
     if (value === null) continue;
     const row = node.startPosition.row;
-    const command = inCommand(node);
-    for (const { path: p, whole } of pathsOfValue(value)) {
+    const found = pathsOfValue(value);
+    if (found.length === 0) continue;
+    const command = found.some((f) => !f.whole) && inCommand(node);
+    for (const { path: p, whole } of found) {
       const ref: PathRef = { path: p, kind: whole ? "literal" : command ? "command" : "text", line: row + 1, excerpt: excerpt(row) };
       all.push(ref);
       owner?.paths.push(ref);

@@ -32,6 +32,8 @@ export interface ShellAnalysis {
 
 type Word = string | null;
 
+const NEWLINE_IN_WORD = /(^|[^\\])\n/;
+
 const unescape = (text: string): string => text.replace(/\\(.)/gs, "$1");
 
 /** Normalises an absolute path; relative ones are resolved against `cwd` when it is known. */
@@ -55,17 +57,37 @@ export function isScratch(p: string): boolean {
   return /^\/(?:dev|proc|sys|tmp|var\/tmp|run)(?:\/|$)/.test(p) || p === "/";
 }
 
+/** Commands whose words can name a file they make (or remove, or move into), and `cd`. */
+const CREATORS = new Set([
+  "cd", "touch", "mkfifo", "mkdir", "tee", "install", "cp", "mv", "ln", "rsync", "rm", "rmdir", "unlink", "tar", "zip", "gzip", "bzip2", "xz",
+  "unzip", "sqlite3", "git", "ssh-keygen", "dd", "htpasswd", "gcc", "cc", "g++", "c++", "clang", "clang++", "rustc", "go", "sort", "curl",
+  "pandoc", "pg_dump", "mysqldump", "jar", "gpg", "openssl", "wget", "sudo", "env", "nohup", "time", "command", "exec",
+]);
+
 class Reader {
   private vars = new Map<string, string | null>();
   private cwd: string | null;
   readonly artifacts: ShellArtifact[] = [];
   readonly removed: { path: string; line: number }[] = [];
+  /** tree-sitter glued a line onto the previous command (a word spans a line break) */
+  glued = false;
 
   constructor(
     private readonly lines: readonly string[],
     workdir: string | null,
   ) {
     this.cwd = workdir;
+  }
+
+  /** A command cannot continue on the next line without a trailing backslash, and an unquoted
+   * word cannot span a line break: where tree-sitter reads one, it glued two lines together. */
+  checkGlued(node: Node, nameNode: Node | null): void {
+    let prevEnd = (nameNode ?? node).endPosition.row;
+    for (const a of node.childrenForFieldName("argument")) {
+      if (a.startPosition.row > prevEnd && !(this.lines[prevEnd] ?? "").trimEnd().endsWith("\\")) this.glued = true;
+      if ((a.type === "word" || a.type === "concatenation") && NEWLINE_IN_WORD.test(a.text)) this.glued = true;
+      prevEnd = a.endPosition.row;
+    }
   }
 
   value(node: Node): Word {
@@ -113,7 +135,7 @@ class Reader {
   add(raw: Word, via: string, wordNode: Node | null, command: Node, top: boolean): void {
     if (raw === null) return;
     const path = normalisePath(raw, top ? this.cwd : null);
-    if (path === null || isScratch(path)) return;
+    if (path === null || isScratch(path) || /\s/.test(path)) return;
     const row = (wordNode ?? command).startPosition.row;
     this.artifacts.push({
       path,
@@ -153,7 +175,14 @@ class Reader {
 
   command(node: Node): void {
     const nameNode = node.childForFieldName("name")?.namedChildren[0] ?? null;
+    const rawName = nameNode?.text ?? "";
+    // Most commands make nothing: their words are not read at all.
+    if (!CREATORS.has(rawName.slice(rawName.lastIndexOf("/") + 1)) && !rawName.startsWith("python") && !rawName.includes("$")) {
+      if (node.startPosition.row !== node.endPosition.row) this.checkGlued(node, nameNode);
+      return;
+    }
     const argNodes = node.childrenForFieldName("argument");
+    if (node.startPosition.row !== node.endPosition.row) this.checkGlued(node, nameNode);
     let name = nameNode ? this.value(nameNode) : null;
     let nodes = argNodes;
     // sudo/env/nohup/time wrap the command that does the work.
@@ -183,8 +212,9 @@ class Reader {
           continue;
         }
         if (!optionsDone && w !== null && w !== undefined && w.startsWith("-") && w.length > 1) {
-          const flag = w.startsWith("--") ? w.slice(2) : w.slice(-1);
-          if (!w.includes("=") && valued.split(",").includes(flag)) i++;
+          const names = valued.split(",");
+          const takes = w.startsWith("--") ? names.includes(w.slice(2)) : names.includes(w.slice(1)) || names.includes(w.slice(-1));
+          if (!w.includes("=") && takes) i++;
           continue;
         }
         out.push(i);
@@ -283,7 +313,7 @@ class Reader {
         for (const i of optionValue("-d")) add(i);
         return;
       case "sqlite3": {
-        const ops = operands("cmd,init,separator,nullvalue,newline");
+        const ops = operands("cmd,init,separator,nullvalue,newline,A,escape");
         if (ops[0] !== undefined) add(ops[0]);
         return;
       }
@@ -400,7 +430,7 @@ function readTree(tree: Tree, lines: readonly string[], workdir: string | null):
       }
     }
   }
-  return { artifacts: reader.artifacts, removed: reader.removed, hasError: tree.rootNode.hasError };
+  return { artifacts: reader.artifacts, removed: reader.removed, hasError: tree.rootNode.hasError || reader.glued };
 }
 
 const cache = new Lru<string, ShellAnalysis>(2048);
