@@ -8,6 +8,7 @@ import type { Node, Tree } from "web-tree-sitter";
 import { normalizeSource } from "@/lib/metrics/source";
 import { withTree } from "@/lib/metrics/tree-sitter";
 import { Lru } from "@/lib/rounds/lru";
+import { readWithMvdan } from "./shell-mvdan";
 
 export interface ShellArtifact {
   /** absolute, normalised (no trailing slash, no `/./`) */
@@ -26,11 +27,18 @@ export interface ShellAnalysis {
   artifacts: ShellArtifact[];
   /** paths the script deletes or moves away afterwards (intermediates), with the line */
   removed: { path: string; line: number }[];
-  /** tree-sitter saw a syntax error: the reading is incomplete */
+  /** neither parser could read the script cleanly: the reading is incomplete */
   hasError: boolean;
+  parser?: "tree-sitter" | "mvdan-sh";
 }
 
-type Word = string | null;
+export type Word = string | null;
+
+/** 0-based rows of a whole command. */
+export interface Span {
+  startRow: number;
+  endRow: number;
+}
 
 const NEWLINE_IN_WORD = /(^|[^\\])\n/;
 
@@ -64,7 +72,7 @@ const CREATORS = new Set([
   "pandoc", "pg_dump", "mysqldump", "jar", "gpg", "openssl", "wget", "sudo", "env", "nohup", "time", "command", "exec",
 ]);
 
-class Reader {
+export class Reader {
   private vars = new Map<string, string | null>();
   private cwd: string | null;
   readonly artifacts: ShellArtifact[] = [];
@@ -132,32 +140,40 @@ class Reader {
     }
   }
 
-  add(raw: Word, via: string, wordNode: Node | null, command: Node, top: boolean): void {
+  add(raw: Word, via: string, row: number, span: Span, top: boolean): void {
     if (raw === null) return;
     const path = normalisePath(raw, top ? this.cwd : null);
     if (path === null || isScratch(path) || /\s/.test(path)) return;
-    const row = (wordNode ?? command).startPosition.row;
     this.artifacts.push({
       path,
       via,
       line: row + 1,
-      startLine: command.startPosition.row + 1,
-      endLine: command.endPosition.row + 1,
+      startLine: span.startRow + 1,
+      endLine: span.endRow + 1,
       excerpt: (this.lines[row] ?? "").trim().slice(0, 200),
     });
   }
 
-  private remove(raw: Word, node: Node): void {
+  private remove(raw: Word, row: number): void {
     if (raw === null) return;
     const path = normalisePath(raw, null);
-    if (path !== null) this.removed.push({ path, line: node.startPosition.row + 1 });
+    if (path !== null) this.removed.push({ path, line: row + 1 });
+  }
+
+  /** `NAME=value`, from either parser: null when the value is not literal. */
+  setVar(name: string, value: Word): void {
+    this.vars.set(name, value);
+  }
+
+  getVar(name: string): Word {
+    return this.vars.get(name) ?? null;
   }
 
   assignment(node: Node): void {
     const name = node.childForFieldName("name")?.text;
     if (!name) return;
     const value = node.childForFieldName("value");
-    this.vars.set(name, value ? this.value(value) : "");
+    this.setVar(name, value ? this.value(value) : "");
   }
 
   loopVariable(node: Node): void {
@@ -170,7 +186,13 @@ class Reader {
     if (![">", ">>", "&>", "&>>", ">|", ">&"].includes(op)) return;
     const dest = node.childForFieldName("destination") ?? node.namedChildren[node.namedChildren.length - 1] ?? null;
     if (!dest || (op === ">&" && /^\d+$|^-$/.test(dest.text))) return;
-    this.add(this.value(dest), op, dest, statement, isTopLevel(statement));
+    this.redirectTo(op, this.value(dest), dest.startPosition.row, { startRow: statement.startPosition.row, endRow: statement.endPosition.row }, isTopLevel(statement));
+  }
+
+  redirectTo(op: string, target: Word, row: number, span: Span, top: boolean): void {
+    if (![">", ">>", "&>", "&>>", ">|", ">&"].includes(op)) return;
+    if (op === ">&" && target !== null && /^\d+$|^-$/.test(target)) return;
+    this.add(target, op, row, span, top);
   }
 
   command(node: Node): void {
@@ -183,24 +205,35 @@ class Reader {
     }
     const argNodes = node.childrenForFieldName("argument");
     if (node.startPosition.row !== node.endPosition.row) this.checkGlued(node, nameNode);
-    let name = nameNode ? this.value(nameNode) : null;
-    let nodes = argNodes;
+    const all = nameNode ? [nameNode, ...argNodes] : argNodes;
+    this.simpleCommand(
+      all.map((n) => this.value(n)),
+      all.map((n) => n.startPosition.row),
+      { startRow: node.startPosition.row, endRow: node.endPosition.row },
+      isTopLevel(node),
+    );
+  }
+
+  /** One simple command, its name first, from either parser. */
+  simpleCommand(allWords: readonly Word[], allRows: readonly number[], span: Span, top: boolean): void {
+    let name = allWords[0] ?? null;
+    let words = allWords.slice(1);
+    let rows = allRows.slice(1);
     // sudo/env/nohup/time wrap the command that does the work.
-    while (name !== null && ["sudo", "env", "nohup", "time", "command", "exec"].includes(name) && nodes.length > 0) {
+    while (name !== null && ["sudo", "env", "nohup", "time", "command", "exec"].includes(name) && words.length > 0) {
       let i = 0;
-      while (i < nodes.length && /^-|=/.test(nodes[i]?.text ?? "")) i++;
-      const next = nodes[i];
-      if (!next) return;
-      name = this.value(next);
-      nodes = nodes.slice(i + 1);
+      while (i < words.length && /^-|=/.test(words[i] ?? "")) i++;
+      if (i >= words.length) return;
+      name = words[i] ?? null;
+      words = words.slice(i + 1);
+      rows = rows.slice(i + 1);
     }
     if (name === null) return;
     const tool = name.split("/").pop() ?? name;
-    const words = nodes.map((n) => this.value(n));
-    const top = isTopLevel(node);
+    const rowOf = (i: number) => rows[i] ?? span.startRow;
     const add = (i: number, via = tool, suffix = "") => {
       const w = words[i];
-      this.add(w === null || w === undefined ? null : w + suffix, via, nodes[i] ?? null, node, top);
+      this.add(w === null || w === undefined ? null : w + suffix, via, rowOf(i), span, top);
     };
     const operands = (valued = ""): number[] => {
       const out: number[] = [];
@@ -230,7 +263,7 @@ class Reader {
           if (w === f && i + 1 < words.length) out.push(i + 1);
           else if (f.startsWith("--") && w.startsWith(`${f}=`)) {
             const v = w.slice(f.length + 1);
-            this.add(v, tool, nodes[i] ?? null, node, top);
+            this.add(v, tool, rowOf(i), span, top);
           }
         }
       }
@@ -257,7 +290,7 @@ class Reader {
         const ops = operands("m,mode,o,owner,g,group,t,target-directory,S,suffix");
         const target = optionValue("-t", "--target-directory");
         if (has("-d", "--directory")) return;
-        if (target.length > 0) for (const t of target) for (const i of ops) addInto(this, words, nodes, t, i, tool, node, top);
+        if (target.length > 0) for (const t of target) for (const i of ops) addInto(this, words, rowOf(t), t, i, tool, span, top);
         else if (ops.length >= 2) add(ops[ops.length - 1] ?? -1);
         return;
       }
@@ -268,15 +301,15 @@ class Reader {
         const ops = operands("t,target-directory,S,suffix,e,rsh,chown,chmod");
         const target = optionValue("-t", "--target-directory");
         const sources = target.length > 0 ? ops : ops.slice(0, -1);
-        if (target.length > 0) for (const t of target) for (const i of ops) addInto(this, words, nodes, t, i, tool, node, top);
+        if (target.length > 0) for (const t of target) for (const i of ops) addInto(this, words, rowOf(t), t, i, tool, span, top);
         else if (ops.length >= 2) add(ops[ops.length - 1] ?? -1);
-        if (tool === "mv") for (const i of sources) this.remove(words[i] ?? null, node);
+        if (tool === "mv") for (const i of sources) this.remove(words[i] ?? null, rowOf(i));
         return;
       }
       case "rm":
       case "rmdir":
       case "unlink":
-        for (const i of operands()) this.remove(words[i] ?? null, node);
+        for (const i of operands()) this.remove(words[i] ?? null, rowOf(i));
         return;
       case "tar": {
         const first = words[0] ?? "";
@@ -339,7 +372,7 @@ class Reader {
         return;
       case "dd":
         words.forEach((w, i) => {
-          if (w?.startsWith("of=")) this.add(w.slice(3), tool, nodes[i] ?? null, node, top);
+          if (w?.startsWith("of=")) this.add(w.slice(3), tool, rowOf(i), span, top);
         });
         return;
       case "htpasswd":
@@ -380,13 +413,13 @@ class Reader {
   }
 }
 
-function addInto(reader: Reader, words: readonly Word[], nodes: readonly Node[], dirIndex: number, srcIndex: number, via: string, command: Node, top: boolean): void {
+function addInto(reader: Reader, words: readonly Word[], row: number, dirIndex: number, srcIndex: number, via: string, span: Span, top: boolean): void {
   const dir = words[dirIndex];
   const src = words[srcIndex];
   if (dir === null || dir === undefined || src === null || src === undefined) return;
   const base = src.replace(/\/+$/, "").split("/").pop();
   if (!base) return;
-  reader.add(`${dir}/${base}`, via, nodes[dirIndex] ?? null, command, top);
+  reader.add(`${dir}/${base}`, via, row, span, top);
 }
 
 /** A statement of the script itself, not inside a function, loop, condition or subshell. */
@@ -441,7 +474,13 @@ export async function analyseShell(source: string, opts: { key?: string; workdir
   const hit = key ? cache.get(key) : undefined;
   if (hit) return hit;
   const text = normalizeSource(source);
-  const result = await withTree("bash", text, (tree) => readTree(tree, text.split("\n"), opts.workdir ?? null));
+  const lines = text.split("\n");
+  let result = await withTree("bash", text, (tree) => readTree(tree, lines, opts.workdir ?? null));
+  if (result.hasError) {
+    // tree-sitter misread the script: mvdan-sh, slower but exact, reads it again.
+    const reader = new Reader(lines, opts.workdir ?? null);
+    if (readWithMvdan(text, reader, lines)) result = { artifacts: reader.artifacts, removed: reader.removed, hasError: false, parser: "mvdan-sh" };
+  }
   if (key) cache.set(key, result);
   return result;
 }
