@@ -17,6 +17,8 @@ export async function checkAfterImport(
   before: ChecksSnapshot,
   actor?: { id: string | null; label: string },
 ): Promise<CheckSummary | null> {
+  // A run imported for the first time is checked whole, in id order.
+  if (before === null) return runChecks(db, { runId, actor });
   const ids = await changedSince(db, runId, before);
   if (ids.length === 0) return null;
   return runChecks(db, { runId, taskIds: ids, actor });

@@ -46,15 +46,21 @@ export async function runChecks(db: Db, opts: CheckOptions): Promise<CheckSummar
   const analysed = new Lru<number, AnalysedTask>(3000);
   const batchSize = opts.batchSize ?? 400;
 
-  const analyse = async (ids: readonly number[]): Promise<Map<number, AnalysedTask>> => {
+  // Tasks whose solution was read (a task first read as a parent was not).
+  const withSolution = new Set<number>();
+  const analyse = async (ids: readonly number[], asParent: boolean): Promise<Map<number, AnalysedTask>> => {
     const out = new Map<number, AnalysedTask>();
     const missing = ids.filter((id) => {
       const hit = analysed.get(id);
-      if (hit) out.set(id, hit);
-      return !hit;
+      const usable = hit && (asParent || hit.parentId === null || withSolution.has(id));
+      if (usable) out.set(id, hit);
+      return !usable;
     });
     for (const t of await loadTasks(db, missing)) {
-      const a = needStatic ? await analyseTask(t) : { ...t, verifier: { files: [], pythonFiles: [], tests: [], asserts: 0, paths: [] }, solution: null };
+      const readSolution = !asParent && t.parentId !== null && ruleIds.includes("unverified-step");
+      const a = needStatic ? await analyseTask(t, { solution: readSolution }) : { ...t, verifier: { files: [], pythonFiles: [], tests: [], asserts: 0, paths: [] }, solution: null };
+      if (readSolution) withSolution.add(t.id);
+      else withSolution.delete(t.id);
       analysed.set(t.id, a);
       out.set(t.id, a);
     }
@@ -62,9 +68,9 @@ export async function runChecks(db: Db, opts: CheckOptions): Promise<CheckSummar
   };
 
   const checkBatch = async (ids: readonly number[]) => {
-    const tasks = await analyse(ids);
+    const tasks = await analyse(ids, false);
     const parentIds = [...new Set([...tasks.values()].map((t) => t.parentId).filter((p): p is number => p !== null))];
-    const parents = needStatic ? await analyse(parentIds) : new Map<number, AnalysedTask>();
+    const parents = needStatic ? await analyse(parentIds, true) : new Map<number, AnalysedTask>();
     const trials = await loadTrials(db, ids);
     const findings = [];
     for (const id of ids) {

@@ -95,8 +95,16 @@ class MvReader {
     return node.Pos().Line() - 1;
   }
 
+  /** End() walks to the statement's last node: read only when an artifact needs it. */
   private span(node: MvNode): Span {
-    return { startRow: node.Pos().Line() - 1, endRow: node.End().Line() - 1 };
+    let end: number | undefined;
+    return {
+      startRow: node.Pos().Line() - 1,
+      get endRow() {
+        end ??= node.End().Line() - 1;
+        return end;
+      },
+    };
   }
 
   stmts(stmts: readonly MvNode[], top: boolean): void {

@@ -55,9 +55,11 @@ export function workdirOf(task: CheckTask): string | null {
   return dir;
 }
 
-export async function analyseTask(task: CheckTask): Promise<AnalysedTask> {
+/** Parses the verifier, and the solution unless `solution` is false (only a child's new step is
+ * ever read from it: seeds and tasks read as someone's parent skip the parse). */
+export async function analyseTask(task: CheckTask, opts: { solution?: boolean } = {}): Promise<AnalysedTask> {
   const verifier = await analyseVerifier(task.files.values());
-  const solve = task.files.get("solution/solve.sh");
+  const solve = opts.solution === false ? undefined : task.files.get("solution/solve.sh");
   let solution: ShellAnalysis | null = null;
   if (solve) {
     const reading = await analyseShell(solve.text, { key: solve.hash, workdir: workdirOf(task) });
