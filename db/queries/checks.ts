@@ -62,9 +62,10 @@ export async function loadTasks(db: Db, ids: readonly number[]): Promise<CheckTa
   const rows = await execRows<TaskRow>(db, sql`SELECT id, ext_id, status, content_hash, parent_id FROM tasks WHERE id = ANY(${intArray(ids)}) ORDER BY id`);
   const files = await execRows<{ task_id: number; path: string; blob_hash: string; content: string }>(
     db,
-    sql`SELECT f.task_id, f.path, f.blob_hash, b.content
+    // Binary and large files come with their path only: a data file is told by being there.
+    sql`SELECT f.task_id, f.path, f.blob_hash, CASE WHEN b.encoding = 'utf8' AND f.size <= ${MAX_TEXT_FILE} THEN b.content ELSE '' END AS content
         FROM task_files f JOIN blobs b ON b.hash = f.blob_hash
-        WHERE f.task_id = ANY(${intArray(ids)}) AND b.encoding = 'utf8' AND f.size <= ${MAX_TEXT_FILE}
+        WHERE f.task_id = ANY(${intArray(ids)})
           AND (f.path IN ('instruction.md', 'task.toml') OR f.path LIKE 'solution/%' OR f.path LIKE 'tests/%' OR f.path LIKE 'environment/%')`,
   );
   const byTask = new Map<number, Map<string, CheckFile>>();

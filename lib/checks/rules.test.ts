@@ -191,3 +191,16 @@ describe("static rules", () => {
     expect(unverifiedStep(input(same, parent))).toEqual([]);
   });
 });
+
+describe("untold-requirement, environment files", () => {
+  it("a data file shipped in environment/ is told by being there", async () => {
+    const files = child({
+      "environment/Dockerfile": "FROM ubuntu:24.04\nWORKDIR /srv/app\nCOPY data/ /srv/app/data/\n",
+      "environment/data/input-2024.csv": "a,b\n",
+      "tests/test_input.py": `def test_input_kept():\n    assert open("/srv/app/data/input-2024.csv").read().startswith("a,b")\n`,
+    });
+    expect(untoldRequirement(input(await analysed(1, files)))).toEqual([]);
+    delete files["environment/data/input-2024.csv"];
+    expect(untoldRequirement(input(await analysed(2, files)))).toHaveLength(1);
+  });
+});

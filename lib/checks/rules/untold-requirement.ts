@@ -14,7 +14,11 @@ export function isSystemPath(p: string): boolean {
 /** What the task tells a solver: the instruction and every file of the environment. */
 function toldText(task: AnalysedTask): string {
   const parts: string[] = [];
-  for (const f of task.files.values()) if (f.path === "instruction.md" || f.path.startsWith("environment/")) parts.push(f.text);
+  for (const f of task.files.values()) {
+    if (f.path === "instruction.md" || f.path.startsWith("environment/")) parts.push(f.text);
+    // A file shipped with the environment is told by being there (COPY data/ /app/data/).
+    if (f.path.startsWith("environment/")) parts.push(f.path.slice("environment/".length));
+  }
   return parts.join("\n");
 }
 
