@@ -31,7 +31,8 @@ export function mentioned(p: string, told: string, workdir: string | null): bool
   if (path === "" || told.includes(path)) return true;
   if (workdir && path.startsWith(`${workdir}/`) && told.includes(path.slice(workdir.length + 1))) return true;
   const base = path.split("/").pop() ?? "";
-  if (base.length >= 3 && new RegExp(`(^|[^\\w.-])${escape(base)}(?![\\w-]|\\.\\w)`).test(told)) return true;
+  // The file name on its own, not as the tail of some other path (`sites-enabled/x.conf` is not told by `sites-available/x.conf`).
+  if (base.length >= 3 && new RegExp(`(^|[^\\w./-])${escape(base)}(?![\\w-]|\\.\\w)`).test(told)) return true;
   return false;
 }
 
