@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { analyseShell } from "./shell";
+import { analyseShell, Reader } from "./shell";
+import { readWithMvdan } from "./shell-mvdan";
 
 const SCRIPT = `#!/bin/bash
 set -euo pipefail
@@ -42,6 +43,15 @@ describe("analyseShell", () => {
       "20 /etc/ssl/app.crt",
     ]);
     expect(a.removed.map((r) => r.path)).toEqual(["/srv/app/out/tmp.json"]);
+  });
+
+  it("mvdan-sh's reading of a script tree-sitter reads cleanly finds the same files", async () => {
+    const a = await analyseShell(SCRIPT, { workdir: null });
+    const lines = SCRIPT.split("\n");
+    const reader = new Reader(lines, null);
+    expect(readWithMvdan(SCRIPT, reader, lines)).toBe(true);
+    expect(reader.artifacts.map((x) => `${x.line} ${x.path}`)).toEqual(a.artifacts.map((x) => `${x.line} ${x.path}`));
+    expect(reader.removed).toEqual(a.removed);
   });
 
   it("reads a script tree-sitter glues together with mvdan-sh, and gets the same files", async () => {
