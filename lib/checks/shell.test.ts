@@ -77,4 +77,10 @@ CSRC
     const a = await analyseShell(`D=$(mktemp -d)\nfor f in a b; do echo > "/opt/$f"; done\necho > "$D/x"\necho > "$UNSET/y"\n`);
     expect(a.artifacts).toEqual([]);
   });
+
+  it("reads a shell script the solution writes with a heredoc: its files are the step's too", async () => {
+    const script = `SCRIPT=/usr/local/bin/nightly\ncat > "$SCRIPT" <<'EOS'\n#!/bin/sh\nset -eu\ndate > /var/log/app/nightly.heartbeat\nEOS\nchmod 755 "$SCRIPT"\n`;
+    const a = await analyseShell(script);
+    expect(a.artifacts.map((x) => `${x.line} ${x.path}`)).toEqual(["2 /usr/local/bin/nightly", "5 /var/log/app/nightly.heartbeat"]);
+  });
 });

@@ -469,7 +469,7 @@ function readTree(tree: Tree, lines: readonly string[], workdir: string | null):
 const cache = new Lru<string, ShellAnalysis>(2048);
 
 /** Reads a solution script; `key` (blob hash plus workdir) caches the reading. */
-export async function analyseShell(source: string, opts: { key?: string; workdir?: string | null } = {}): Promise<ShellAnalysis> {
+export async function analyseShell(source: string, opts: { key?: string; workdir?: string | null; depth?: number } = {}): Promise<ShellAnalysis> {
   const key = opts.key === undefined ? undefined : `${opts.key}:${opts.workdir ?? ""}`;
   const hit = key ? cache.get(key) : undefined;
   if (hit) return hit;
@@ -481,6 +481,37 @@ export async function analyseShell(source: string, opts: { key?: string; workdir
     const reader = new Reader(lines, opts.workdir ?? null);
     if (readWithMvdan(text, reader, lines)) result = { artifacts: reader.artifacts, removed: reader.removed, hasError: false, parser: "mvdan-sh" };
   }
+  // A script the solution writes with a heredoc (`cat > /usr/local/bin/x <<'EOF'` + `#!/bin/sh`)
+  // runs later, by the solution or by cron: what it creates is the step's work too.
+  if (!result.hasError && (opts.depth ?? 0) === 0) {
+    for (const body of shellHeredocs(lines)) {
+      const inner = await analyseShell(body.text, { depth: 1 });
+      if (inner.hasError) continue;
+      const shift = (n: number) => n + body.startRow;
+      result = {
+        ...result,
+        artifacts: [...result.artifacts, ...inner.artifacts.map((a) => ({ ...a, via: `${a.via} (in a script it writes)`, line: shift(a.line), startLine: shift(a.startLine), endLine: shift(a.endLine) }))],
+        removed: [...result.removed, ...inner.removed.map((r) => ({ ...r, line: shift(r.line) }))],
+      };
+    }
+  }
   if (key) cache.set(key, result);
   return result;
+}
+
+/** Heredoc bodies that are shell scripts (a `#!…sh` first line), with their 0-based first row. */
+export function shellHeredocs(lines: readonly string[]): { startRow: number; text: string }[] {
+  const out: { startRow: number; text: string }[] = [];
+  for (let row = 0; row < lines.length; row++) {
+    const m = /<<(-?)\s*(['"]?)([A-Za-z_][A-Za-z0-9_]*)\2/.exec(lines[row] ?? "");
+    if (!m?.[3]) continue;
+    const strip = m[1] === "-";
+    let end = row + 1;
+    while (end < lines.length && (strip ? (lines[end] ?? "").replace(/^\t+/, "") : lines[end]) !== m[3]) end++;
+    if (end >= lines.length) continue;
+    const body = lines.slice(row + 1, end);
+    if (/^#!\S*\b(?:ba|da|z|k)?sh\b/.test(body[0] ?? "")) out.push({ startRow: row + 1, text: body.join("\n") });
+    row = end;
+  }
+  return out;
 }
