@@ -40,7 +40,7 @@ export function unverifiedStep(input: RuleInput): Finding[] {
     if (looked.has(p)) return true;
     // A file the tests name on its own (`".gitignore" in out`, `ls` output) is looked at.
     const base = p.split("/").pop() ?? "";
-    if (base.length >= 3 && new RegExp(`["'/]${base.replace(/[.*+?^${}()|[\]\\]/g, "\\$&")}["']`).test(testText)) return true;
+    if (base.length >= 3 && new RegExp(`["']${base.replace(/[.*+?^${}()|[\]\\]/g, "\\$&")}["']`).test(testText)) return true;
     for (const t of looked) if (t.startsWith(`${p}/`)) return true;
     for (const d of listed) if (p.startsWith(`${d}/`)) return true;
     return false;
