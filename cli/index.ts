@@ -1,5 +1,6 @@
 // rst-curator: the command-line companion. Each command is a thin shell over lib/ and db/.
 import { Command } from "commander";
+import { registerCheck } from "./commands/check";
 import { registerGenerate } from "./commands/generate";
 import { registerIngest } from "./commands/ingest";
 import { registerMigrate } from "./commands/migrate";
@@ -17,6 +18,7 @@ const program = new Command()
 registerGenerate(program);
 registerIngest(program);
 registerStats(program);
+registerCheck(program);
 registerMigrate(program);
 registerPrepare(program);
 registerUser(program);

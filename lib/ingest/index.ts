@@ -11,6 +11,7 @@ import { findTrialDirs, writeHarborTrials } from "./harbor-jobs";
 import { isNativeRun, readNativeHeader, writeNativeRun } from "./native";
 import type { ReadProgress } from "./native/read-run";
 import { isDirectory } from "./walk";
+import { checkAfterImport, snapshotForChecks, type ChecksSnapshot } from "@/lib/checks/after-ingest";
 
 export const INGEST_FORMATS = ["native", "harbor"] as const;
 export type IngestFormat = (typeof INGEST_FORMATS)[number];
@@ -38,6 +39,8 @@ export interface IngestSummary extends WriteCounts {
   unchanged: boolean;
   /** problems that did not stop the import (malformed trials, trials of unknown tasks) */
   warnings: IngestIssue[];
+  /** findings per rule of the consistency checks run on the imported tasks and their neighbours */
+  checks?: Record<string, number>;
 }
 
 export async function detectFormat(p: string): Promise<IngestFormat> {
@@ -73,6 +76,8 @@ async function recordedImport(
 ): Promise<IngestSummary> {
   const { runName, format, dir, opts } = job;
   const started = Date.now();
+  // What the run held before, so that the checks afterwards see only what this import changed.
+  const before: ChecksSnapshot | undefined = await snapshotForChecks(db, runName).catch(() => undefined);
   const importId = await startImport(db, { runName, format, sourcePath: opts.sourceLabel ?? dir });
   opts.onStart?.(importId);
   try {
@@ -91,6 +96,15 @@ async function recordedImport(
     // Autovacuum may be off or late: without it the visibility map stays empty after a bulk
     // insert and the round statistics cannot read their covering index alone (docs/benchmarks.md).
     if (!result.unchanged) await vacuumAfterImport(db).catch((err: Error) => job.warnings.add(dir, `VACUUM after import failed: ${err.message}`));
+    // The consistency checks of the new and changed tasks: a failure is a warning, not a lost import.
+    let checks: Record<string, number> | undefined;
+    if (!result.unchanged && before !== undefined) {
+      try {
+        checks = (await checkAfterImport(db, result.runId, before, opts.actor))?.counts;
+      } catch (err) {
+        job.warnings.add(dir, `consistency checks after import failed: ${(err as Error).message}`);
+      }
+    }
     const summary: IngestSummary = {
       importId,
       run: runName,
@@ -101,6 +115,7 @@ async function recordedImport(
       unchanged: result.unchanged,
       warnings: job.warnings.items,
       ...result.counts,
+      ...(checks ? { checks } : {}),
     };
     await finishImport(db, importId, { status: result.unchanged ? "unchanged" : "done", runId: result.runId, summary: { ...summary } });
     return summary;

@@ -1,0 +1,245 @@
+// What the consistency checks read (tasks, their files, their trials, in batches) and write
+// (automatic flags tied to the content hash they were raised on).
+import { sql } from "drizzle-orm";
+import type { CheckKind, FlagRule, TaskStatus } from "@/lib/domain";
+import type { Finding } from "@/lib/flags/types";
+import type { CheckFile, CheckTask, CheckTrial } from "@/lib/checks/types";
+import { execRows, type Db } from "../client";
+import { refreshOpenFlags } from "./flags";
+
+const intArray = (ids: readonly number[]) => sql.raw(`'{${ids.map((id) => Math.trunc(id)).join(",")}}'::int[]`);
+
+/** Environment files larger than this are data, not text a requirement could be told in. */
+const MAX_TEXT_FILE = 256 * 1024;
+
+export async function findRun(db: Db, name: string | undefined): Promise<{ id: number; name: string }[]> {
+  const rows = await execRows<{ id: number; name: string }>(
+    db,
+    name === undefined ? sql`SELECT id, name FROM runs ORDER BY name` : sql`SELECT id, name FROM runs WHERE name = ${name}`,
+  );
+  return rows.map((r) => ({ id: Number(r.id), name: r.name }));
+}
+
+export async function runHasValidation(db: Db, runId: number): Promise<boolean> {
+  const rows = await execRows<{ x: number }>(db, sql`SELECT 1 AS x FROM trials WHERE run_id = ${runId} AND "check" = 'oracle' LIMIT 1`);
+  return rows.length > 0;
+}
+
+/** Accepted task ids of a run after `afterId`, in id order (a page of the full check). */
+export async function acceptedTaskIds(db: Db, runId: number, afterId: number, limit: number): Promise<number[]> {
+  const rows = await execRows<{ id: number }>(
+    db,
+    sql`SELECT id FROM tasks WHERE run_id = ${runId} AND status = 'accepted' AND id > ${afterId} ORDER BY id LIMIT ${limit}`,
+  );
+  return rows.map((r) => Number(r.id));
+}
+
+/** The given tasks plus their parents and children, accepted ones only, in id order. */
+export async function withNeighbours(db: Db, runId: number, ids: readonly number[]): Promise<number[]> {
+  if (ids.length === 0) return [];
+  const rows = await execRows<{ id: number }>(
+    db,
+    sql`SELECT id FROM tasks WHERE run_id = ${runId} AND status = 'accepted' AND (
+          id = ANY(${intArray(ids)})
+          OR parent_id = ANY(${intArray(ids)})
+          OR id IN (SELECT parent_id FROM tasks WHERE id = ANY(${intArray(ids)}) AND parent_id IS NOT NULL))
+        ORDER BY id`,
+  );
+  return rows.map((r) => Number(r.id));
+}
+
+interface TaskRow {
+  id: number;
+  ext_id: string;
+  status: TaskStatus;
+  content_hash: string;
+  parent_id: number | null;
+}
+
+/** Tasks with their text files (instruction, task.toml, solution, tests, environment). */
+export async function loadTasks(db: Db, ids: readonly number[]): Promise<CheckTask[]> {
+  if (ids.length === 0) return [];
+  const rows = await execRows<TaskRow>(db, sql`SELECT id, ext_id, status, content_hash, parent_id FROM tasks WHERE id = ANY(${intArray(ids)}) ORDER BY id`);
+  const files = await execRows<{ task_id: number; path: string; blob_hash: string; content: string }>(
+    db,
+    // Binary and large files come with their path only: a data file is told by being there.
+    sql`SELECT f.task_id, f.path, f.blob_hash, CASE WHEN b.encoding = 'utf8' AND f.size <= ${MAX_TEXT_FILE} THEN b.content ELSE '' END AS content
+        FROM task_files f JOIN blobs b ON b.hash = f.blob_hash
+        WHERE f.task_id = ANY(${intArray(ids)})
+          AND (f.path IN ('instruction.md', 'task.toml') OR f.path LIKE 'solution/%' OR f.path LIKE 'tests/%' OR f.path LIKE 'environment/%')`,
+  );
+  const byTask = new Map<number, Map<string, CheckFile>>();
+  for (const f of files) {
+    const id = Number(f.task_id);
+    let m = byTask.get(id);
+    if (!m) byTask.set(id, (m = new Map()));
+    // NUL bytes are stored escaped; the rules only read text, so the escape can stay.
+    m.set(f.path, { path: f.path, hash: f.blob_hash, text: f.content });
+  }
+  return rows.map((r) => ({
+    id: Number(r.id),
+    extId: r.ext_id,
+    status: r.status,
+    contentHash: r.content_hash,
+    parentId: r.parent_id === null ? null : Number(r.parent_id),
+    files: byTask.get(Number(r.id)) ?? new Map(),
+  }));
+}
+
+/**
+ * The tasks' trials. Per-test results and log names are loaded only for trials whose verdict is
+ * not what their check expects (the only ones a finding points into): at paper scale the
+ * expected ones hold most of the two million test rows.
+ */
+export async function loadTrials(db: Db, taskIds: readonly number[]): Promise<Map<number, CheckTrial[]>> {
+  const out = new Map<number, CheckTrial[]>();
+  if (taskIds.length === 0) return out;
+  const rows = await execRows<{
+    id: number;
+    ext_id: string;
+    task_id: number;
+    check: CheckKind;
+    reward: number | null;
+    exception_type: string | null;
+    exception_message: string | null;
+    content_hash: string | null;
+  }>(
+    db,
+    sql`SELECT id, ext_id, task_id, "check", reward, exception_type, left(exception_message, 400) AS exception_message, content_hash
+        FROM trials WHERE task_id = ANY(${intArray(taskIds)}) ORDER BY id`,
+  );
+  const byId = new Map<number, CheckTrial>();
+  for (const r of rows) {
+    const t: CheckTrial = {
+      id: Number(r.id),
+      extId: r.ext_id,
+      check: r.check,
+      reward: r.reward === null ? null : Number(r.reward),
+      exceptionType: r.exception_type,
+      exceptionMessage: r.exception_message,
+      contentHash: r.content_hash,
+      tests: [],
+      logs: [],
+    };
+    byId.set(t.id, t);
+    const list = out.get(Number(r.task_id)) ?? [];
+    list.push(t);
+    out.set(Number(r.task_id), list);
+  }
+  const unexpected = [...byId.values()]
+    .filter((t) => t.reward === null || ((t.check === "oracle" || t.check === "repeat") && t.reward < 1) || ((t.check === "nop" || t.check === "parent-solution") && t.reward > 0))
+    .map((t) => t.id);
+  if (unexpected.length > 0) {
+    const [tests, logs] = await Promise.all([
+      execRows<{ trial_id: number; name: string; status: string; message: string | null; log_name: string | null; log_line: number | null }>(
+        db,
+        sql`SELECT trial_id, name, status, left(message, 300) AS message, log_name, log_line FROM trial_tests WHERE trial_id = ANY(${intArray(unexpected)}) ORDER BY trial_id, seq`,
+      ),
+      execRows<{ trial_id: number; name: string }>(db, sql`SELECT trial_id, name FROM trial_logs WHERE trial_id = ANY(${intArray(unexpected)}) ORDER BY trial_id, name`),
+    ]);
+    for (const x of tests) {
+      byId.get(Number(x.trial_id))?.tests.push({ name: x.name, status: x.status, message: x.message, logName: x.log_name, logLine: x.log_line === null ? null : Number(x.log_line) });
+    }
+    for (const l of logs) byId.get(Number(l.trial_id))?.logs.push(l.name);
+  }
+  return out;
+}
+
+/**
+ * Writes the findings for tasks evaluated under `rules`: new automatic flags open (a flag already
+ * raised on the same content is left as it is, dismissed ones included), a flag this check had
+ * resolved as no longer found reopens when found again, and open automatic flags of these rules
+ * on the tasks' current content that no longer fire are resolved. Then the tasks' open-flag
+ * counts are recounted. Returns the number of new flags.
+ */
+export async function writeFindings(
+  db: Db,
+  evaluated: readonly { id: number; contentHash: string }[],
+  rules: readonly FlagRule[],
+  findings: readonly Finding[],
+): Promise<{ inserted: number; resolved: number; reopened: number }> {
+  if (evaluated.length === 0) return { inserted: 0, resolved: 0, reopened: 0 };
+  const hashOf = new Map(evaluated.map((t) => [t.id, t.contentHash]));
+  let inserted = 0;
+  let reopened = 0;
+  const fired: string[] = [];
+  const CHUNK = 500;
+  for (let i = 0; i < findings.length; i += CHUNK) {
+    const chunk = findings.slice(i, i + CHUNK);
+    const values = sql.join(
+      chunk.map((f) => sql`(${f.taskId}, ${f.rule}, 'auto', 'open', ${f.severity}, ${f.message}, ${JSON.stringify(f.evidence)}::jsonb, ${hashOf.get(f.taskId) ?? ""})`),
+      sql`, `,
+    );
+    const rows = await execRows<{ id: number }>(
+      db,
+      sql`INSERT INTO flags (task_id, rule, source, status, severity, message, evidence, content_hash) VALUES ${values}
+          ON CONFLICT (task_id, rule, content_hash) WHERE source = 'auto' DO NOTHING RETURNING id`,
+    );
+    inserted += rows.length;
+    for (const f of chunk) fired.push(`${f.taskId}:${f.rule}`);
+  }
+  const ids = evaluated.map((t) => t.id);
+  const ruleList = sql.raw(`'{${rules.map((r) => r.replace(/[^a-z-]/g, "")).join(",")}}'::text[]`);
+  // Ids are integers and rule ids [a-z-]: the array literal needs no escaping beyond the filter.
+  const firedList = sql.raw(`'{${fired.map((k) => `"${k.replace(/[^0-9a-z:-]/g, "")}"`).join(",")}}'::text[]`);
+  if (fired.length > 0) {
+    const rows = await execRows<{ id: number }>(
+      db,
+      sql`UPDATE flags f SET status = 'open', resolved_at = NULL, resolved_by = NULL, resolution = NULL
+          FROM tasks t
+          WHERE t.id = f.task_id AND f.source = 'auto' AND f.status = 'resolved' AND f.resolution = 'no longer found'
+            AND f.content_hash = t.content_hash AND f.task_id = ANY(${intArray(ids)})
+            AND (f.task_id::text || ':' || f.rule) = ANY(${firedList})
+          RETURNING f.id`,
+    );
+    reopened = rows.length;
+  }
+  const resolvedRows = await execRows<{ id: number }>(
+    db,
+    sql`UPDATE flags f SET status = 'resolved', resolved_at = now(), resolution = 'no longer found'
+        FROM tasks t
+        WHERE t.id = f.task_id AND f.source = 'auto' AND f.status = 'open' AND f.content_hash = t.content_hash
+          AND f.task_id = ANY(${intArray(ids)}) AND f.rule = ANY(${ruleList})
+          AND NOT ((f.task_id::text || ':' || f.rule) = ANY(${firedList}))
+        RETURNING f.id`,
+  );
+  await refreshOpenFlags(db, ids);
+  return { inserted, resolved: resolvedRows.length, reopened };
+}
+
+/** Task ids by external id in a run (the accuracy report matches truth.jsonl on them). */
+export async function extIdsOf(db: Db, runId: number): Promise<Map<number, string>> {
+  const rows = await execRows<{ id: number; ext_id: string }>(db, sql`SELECT id, ext_id FROM tasks WHERE run_id = ${runId}`);
+  return new Map(rows.map((r) => [Number(r.id), r.ext_id]));
+}
+
+/** Open automatic flags of a run's tasks on their current content: (task ext id, rule). */
+export async function openAutoFlags(db: Db, runId: number): Promise<{ extId: string; rule: string }[]> {
+  return execRows<{ extId: string; rule: string }>(
+    db,
+    sql`SELECT t.ext_id AS "extId", f.rule FROM flags f JOIN tasks t ON t.id = f.task_id
+        WHERE t.run_id = ${runId} AND f.source = 'auto' AND f.status IN ('open', 'dismissed') AND f.content_hash = t.content_hash`,
+  );
+}
+
+/** A snapshot the ingest hook compares against: task content hashes and the newest trial id. */
+export async function runSnapshot(db: Db, runName: string): Promise<{ runId: number; hashes: Map<number, string>; maxTrialId: number } | null> {
+  const [run] = await findRun(db, runName);
+  if (!run) return null;
+  const rows = await execRows<{ id: number; content_hash: string }>(db, sql`SELECT id, content_hash FROM tasks WHERE run_id = ${run.id}`);
+  const [max] = await execRows<{ m: number | null }>(db, sql`SELECT max(id) AS m FROM trials WHERE run_id = ${run.id}`);
+  return { runId: run.id, hashes: new Map(rows.map((r) => [Number(r.id), r.content_hash])), maxTrialId: Number(max?.m ?? 0) };
+}
+
+/** Tasks of a run that are new or changed since the snapshot, or got trials since. */
+export async function changedSince(db: Db, runId: number, before: { hashes: Map<number, string>; maxTrialId: number } | null): Promise<number[]> {
+  const rows = await execRows<{ id: number; content_hash: string }>(db, sql`SELECT id, content_hash FROM tasks WHERE run_id = ${runId}`);
+  const out = new Set<number>();
+  for (const r of rows) if (!before || before.hashes.get(Number(r.id)) !== r.content_hash) out.add(Number(r.id));
+  const trialRows = await execRows<{ task_id: number }>(
+    db,
+    sql`SELECT DISTINCT task_id FROM trials WHERE run_id = ${runId} AND id > ${before?.maxTrialId ?? 0} AND task_id IS NOT NULL`,
+  );
+  for (const r of trialRows) out.add(Number(r.task_id));
+  return [...out].sort((a, b) => a - b);
+}

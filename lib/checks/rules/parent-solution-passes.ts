@@ -1,0 +1,22 @@
+// parent-solution-passes: the parent's reference solution already satisfies the child's verifier.
+import type { Finding } from "@/lib/flags/types";
+import type { RuleInput } from "../types";
+import { currentTrials, FULL, trialEvidence } from "./common";
+
+export function parentSolutionPasses(input: RuleInput): Finding[] {
+  const t = currentTrials(input, "parent-solution").find((x) => x.reward !== null && x.reward >= FULL);
+  if (!t) return [];
+  const skipped = t.tests.filter((x) => x.status === "skipped");
+  const test = skipped[0] ?? t.tests[t.tests.length - 1];
+  const evidence = trialEvidence(t, test);
+  if (input.task.parentId !== null) evidence.compare_task_id = input.task.parentId;
+  return [
+    {
+      rule: "parent-solution-passes",
+      taskId: input.task.id,
+      severity: "high",
+      message: `The parent's solution earns full reward on this task's verifier (${t.extId})${skipped.length > 0 ? `, with ${skipped.length} test(s) skipped` : ""}: nothing checks the new step.`,
+      evidence,
+    },
+  ];
+}

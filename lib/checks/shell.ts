@@ -1,0 +1,517 @@
+// Server only: which files and directories a solution script creates, read with tree-sitter-bash.
+// Targets of output redirections, and the operands of the common tools that make files (touch,
+// mkdir, install, cp, mv, ln, tee, tar, zip, sqlite3, git init/clone, openssl, ssh-keygen, curl,
+// wget, dd, compilers' -o, …), with variables assigned a literal value (`DIR=/opt/app`) and a
+// top-level `cd` resolved. A word that depends on anything else (`$(…)`, a loop variable) is left
+// out: the reading never guesses a path.
+import type { Node, Tree } from "web-tree-sitter";
+import { normalizeSource } from "@/lib/metrics/source";
+import { withTree } from "@/lib/metrics/tree-sitter";
+import { Lru } from "@/lib/rounds/lru";
+import { readWithMvdan } from "./shell-mvdan";
+
+export interface ShellArtifact {
+  /** absolute, normalised (no trailing slash, no `/./`) */
+  path: string;
+  /** the command that creates it: `>`, `touch`, `cp`, … */
+  via: string;
+  /** 1-based line of the word naming it */
+  line: number;
+  /** 1-based line span of the whole command */
+  startLine: number;
+  endLine: number;
+  excerpt: string;
+}
+
+export interface ShellAnalysis {
+  artifacts: ShellArtifact[];
+  /** paths the script deletes or moves away afterwards (intermediates), with the line */
+  removed: { path: string; line: number }[];
+  /** neither parser could read the script cleanly: the reading is incomplete */
+  hasError: boolean;
+  parser?: "tree-sitter" | "mvdan-sh";
+}
+
+export type Word = string | null;
+
+/** 0-based rows of a whole command. */
+export interface Span {
+  startRow: number;
+  endRow: number;
+}
+
+const NEWLINE_IN_WORD = /(^|[^\\])\n/;
+
+const unescape = (text: string): string => text.replace(/\\(.)/gs, "$1");
+
+/** Normalises an absolute path; relative ones are resolved against `cwd` when it is known. */
+export function normalisePath(p: string, cwd: string | null): string | null {
+  let path = p;
+  if (!path.startsWith("/")) {
+    if (cwd === null || path.startsWith("~") || path === "" || path.startsWith("-")) return null;
+    path = `${cwd}/${path}`;
+  }
+  const parts: string[] = [];
+  for (const part of path.split("/")) {
+    if (part === "" || part === ".") continue;
+    if (part === "..") parts.pop();
+    else parts.push(part);
+  }
+  return `/${parts.join("/")}`;
+}
+
+/** Scratch and device locations: what a solution writes there is not an artifact of the task. */
+export function isScratch(p: string): boolean {
+  return /^\/(?:dev|proc|sys|tmp|var\/tmp|run)(?:\/|$)/.test(p) || p === "/";
+}
+
+/** Commands whose words can name a file they make (or remove, or move into), and `cd`. */
+const CREATORS = new Set([
+  "cd", "touch", "mkfifo", "mkdir", "tee", "install", "cp", "mv", "ln", "rsync", "rm", "rmdir", "unlink", "tar", "zip", "gzip", "bzip2", "xz",
+  "unzip", "sqlite3", "git", "ssh-keygen", "dd", "htpasswd", "gcc", "cc", "g++", "c++", "clang", "clang++", "rustc", "go", "sort", "curl",
+  "pandoc", "pg_dump", "mysqldump", "jar", "gpg", "openssl", "wget", "sudo", "env", "nohup", "time", "command", "exec",
+]);
+
+export class Reader {
+  private vars = new Map<string, string | null>();
+  private cwd: string | null;
+  readonly artifacts: ShellArtifact[] = [];
+  readonly removed: { path: string; line: number }[] = [];
+  /** tree-sitter glued a line onto the previous command (a word spans a line break) */
+  glued = false;
+
+  constructor(
+    private readonly lines: readonly string[],
+    workdir: string | null,
+  ) {
+    this.cwd = workdir;
+  }
+
+  /** A command cannot continue on the next line without a trailing backslash, and an unquoted
+   * word cannot span a line break: where tree-sitter reads one, it glued two lines together. */
+  checkGlued(node: Node, nameNode: Node | null): void {
+    let prevEnd = (nameNode ?? node).endPosition.row;
+    for (const a of node.childrenForFieldName("argument")) {
+      if (a.startPosition.row > prevEnd && !(this.lines[prevEnd] ?? "").trimEnd().endsWith("\\")) this.glued = true;
+      if ((a.type === "word" || a.type === "concatenation") && NEWLINE_IN_WORD.test(a.text)) this.glued = true;
+      prevEnd = a.endPosition.row;
+    }
+  }
+
+  value(node: Node): Word {
+    switch (node.type) {
+      case "word":
+      case "number":
+        return unescape(node.text);
+      case "raw_string":
+        return node.text.slice(1, -1);
+      case "simple_expansion": {
+        const v = node.namedChildren[0];
+        return v?.type === "variable_name" ? (this.vars.get(v.text) ?? null) : null;
+      }
+      case "expansion": {
+        const m = /^\$\{([A-Za-z_][A-Za-z0-9_]*)\}$/.exec(node.text);
+        return m?.[1] ? (this.vars.get(m[1]) ?? null) : null;
+      }
+      case "string": {
+        let text = "";
+        for (const child of node.children) {
+          if (!child.isNamed) {
+            if (child.type === '"') continue;
+            return null;
+          }
+          const v = child.type === "string_content" ? child.text.replace(/\\([\\"$`])/g, "$1") : this.value(child);
+          if (v === null) return null;
+          text += v;
+        }
+        return text;
+      }
+      case "concatenation": {
+        let text = "";
+        for (const child of node.children) {
+          const v = child.isNamed ? this.value(child) : null;
+          if (v === null) return null;
+          text += v;
+        }
+        return text;
+      }
+      default:
+        return null;
+    }
+  }
+
+  add(raw: Word, via: string, row: number, span: Span, top: boolean): void {
+    if (raw === null) return;
+    const path = normalisePath(raw, top ? this.cwd : null);
+    if (path === null || isScratch(path) || /\s/.test(path)) return;
+    this.artifacts.push({
+      path,
+      via,
+      line: row + 1,
+      startLine: span.startRow + 1,
+      endLine: span.endRow + 1,
+      excerpt: (this.lines[row] ?? "").trim().slice(0, 200),
+    });
+  }
+
+  private remove(raw: Word, row: number): void {
+    if (raw === null) return;
+    const path = normalisePath(raw, null);
+    if (path !== null) this.removed.push({ path, line: row + 1 });
+  }
+
+  /** `NAME=value`, from either parser: null when the value is not literal. */
+  setVar(name: string, value: Word): void {
+    this.vars.set(name, value);
+  }
+
+  getVar(name: string): Word {
+    return this.vars.get(name) ?? null;
+  }
+
+  assignment(node: Node): void {
+    const name = node.childForFieldName("name")?.text;
+    if (!name) return;
+    const value = node.childForFieldName("value");
+    this.setVar(name, value ? this.value(value) : "");
+  }
+
+  loopVariable(node: Node): void {
+    const name = node.childForFieldName("variable")?.text;
+    if (name) this.vars.set(name, null);
+  }
+
+  redirect(node: Node, statement: Node): void {
+    const op = node.children.find((c) => !c.isNamed)?.type ?? "";
+    if (![">", ">>", "&>", "&>>", ">|", ">&"].includes(op)) return;
+    const dest = node.childForFieldName("destination") ?? node.namedChildren[node.namedChildren.length - 1] ?? null;
+    if (!dest || (op === ">&" && /^\d+$|^-$/.test(dest.text))) return;
+    this.redirectTo(op, this.value(dest), dest.startPosition.row, { startRow: statement.startPosition.row, endRow: statement.endPosition.row }, isTopLevel(statement));
+  }
+
+  redirectTo(op: string, target: Word, row: number, span: Span, top: boolean): void {
+    if (![">", ">>", "&>", "&>>", ">|", ">&"].includes(op)) return;
+    if (op === ">&" && target !== null && /^\d+$|^-$/.test(target)) return;
+    this.add(target, op, row, span, top);
+  }
+
+  command(node: Node): void {
+    const nameNode = node.childForFieldName("name")?.namedChildren[0] ?? null;
+    const rawName = nameNode?.text ?? "";
+    // Most commands make nothing: their words are not read at all.
+    if (!CREATORS.has(rawName.slice(rawName.lastIndexOf("/") + 1)) && !rawName.startsWith("python") && !rawName.includes("$")) {
+      if (node.startPosition.row !== node.endPosition.row) this.checkGlued(node, nameNode);
+      return;
+    }
+    const argNodes = node.childrenForFieldName("argument");
+    if (node.startPosition.row !== node.endPosition.row) this.checkGlued(node, nameNode);
+    const all = nameNode ? [nameNode, ...argNodes] : argNodes;
+    this.simpleCommand(
+      all.map((n) => this.value(n)),
+      all.map((n) => n.startPosition.row),
+      { startRow: node.startPosition.row, endRow: node.endPosition.row },
+      isTopLevel(node),
+    );
+  }
+
+  /** One simple command, its name first, from either parser. */
+  simpleCommand(allWords: readonly Word[], allRows: readonly number[], span: Span, top: boolean): void {
+    let name = allWords[0] ?? null;
+    let words = allWords.slice(1);
+    let rows = allRows.slice(1);
+    // sudo/env/nohup/time wrap the command that does the work.
+    while (name !== null && ["sudo", "env", "nohup", "time", "command", "exec"].includes(name) && words.length > 0) {
+      let i = 0;
+      while (i < words.length && /^-|=/.test(words[i] ?? "")) i++;
+      if (i >= words.length) return;
+      name = words[i] ?? null;
+      words = words.slice(i + 1);
+      rows = rows.slice(i + 1);
+    }
+    if (name === null) return;
+    const tool = name.split("/").pop() ?? name;
+    const rowOf = (i: number) => rows[i] ?? span.startRow;
+    const add = (i: number, via = tool, suffix = "") => {
+      const w = words[i];
+      this.add(w === null || w === undefined ? null : w + suffix, via, rowOf(i), span, top);
+    };
+    const operands = (valued = ""): number[] => {
+      const out: number[] = [];
+      let optionsDone = false;
+      for (let i = 0; i < words.length; i++) {
+        const w = words[i];
+        if (!optionsDone && w === "--") {
+          optionsDone = true;
+          continue;
+        }
+        if (!optionsDone && w !== null && w !== undefined && w.startsWith("-") && w.length > 1) {
+          const names = valued.split(",");
+          const takes = w.startsWith("--") ? names.includes(w.slice(2)) : names.includes(w.slice(1)) || names.includes(w.slice(-1));
+          if (!w.includes("=") && takes) i++;
+          continue;
+        }
+        out.push(i);
+      }
+      return out;
+    };
+    const optionValue = (...flags: string[]): number[] => {
+      const out: number[] = [];
+      for (let i = 0; i < words.length; i++) {
+        const w = words[i];
+        if (w === null || w === undefined) continue;
+        for (const f of flags) {
+          if (w === f && i + 1 < words.length) out.push(i + 1);
+          else if (f.startsWith("--") && w.startsWith(`${f}=`)) {
+            const v = w.slice(f.length + 1);
+            this.add(v, tool, rowOf(i), span, top);
+          }
+        }
+      }
+      return out;
+    };
+    const has = (...flags: string[]) => words.some((w) => w !== null && w !== undefined && flags.some((f) => (f.startsWith("--") ? w === f : w.startsWith("-") && !w.startsWith("--") && w.includes(f.slice(1)))));
+    switch (tool) {
+      case "cd": {
+        const target = words[0];
+        if (top) this.cwd = target === null || target === undefined ? null : normalisePath(target, this.cwd);
+        return;
+      }
+      case "touch":
+      case "mkfifo":
+        for (const i of operands("d,r,t,m")) add(i);
+        return;
+      case "mkdir":
+        // A directory on its own is a place, not an artifact: what goes in it is.
+        return;
+      case "tee":
+        for (const i of operands()) add(i);
+        return;
+      case "install": {
+        const ops = operands("m,mode,o,owner,g,group,t,target-directory,S,suffix");
+        const target = optionValue("-t", "--target-directory");
+        if (has("-d", "--directory")) return;
+        if (target.length > 0) for (const t of target) for (const i of ops) addInto(this, words, rowOf(t), t, i, tool, span, top);
+        else if (ops.length >= 2) add(ops[ops.length - 1] ?? -1);
+        return;
+      }
+      case "cp":
+      case "mv":
+      case "ln":
+      case "rsync": {
+        const ops = operands("t,target-directory,S,suffix,e,rsh,chown,chmod");
+        const target = optionValue("-t", "--target-directory");
+        const sources = target.length > 0 ? ops : ops.slice(0, -1);
+        if (target.length > 0) for (const t of target) for (const i of ops) addInto(this, words, rowOf(t), t, i, tool, span, top);
+        else if (ops.length >= 2) add(ops[ops.length - 1] ?? -1);
+        if (tool === "mv") for (const i of sources) this.remove(words[i] ?? null, rowOf(i));
+        return;
+      }
+      case "rm":
+      case "rmdir":
+      case "unlink":
+        for (const i of operands()) this.remove(words[i] ?? null, rowOf(i));
+        return;
+      case "tar": {
+        const first = words[0] ?? "";
+        const create = /^-?[A-Za-z]*c/.test(first) || has("--create", "-c");
+        const extract = /^-?[A-Za-z]*x/.test(first) || has("--extract", "-x");
+        if (create) {
+          const f = optionValue("-f", "--file");
+          if (f.length > 0) for (const i of f) add(i);
+          else if (first && /^-?[A-Za-z]*f$/.test(first)) add(1);
+          else {
+            // -czf NAME: the value follows the cluster ending in f
+            const at = words.findIndex((w) => w !== null && /^-[A-Za-z]*f$/.test(w));
+            if (at >= 0) add(at + 1);
+          }
+        } else if (extract) for (const i of optionValue("-C", "--directory")) add(i);
+        return;
+      }
+      case "zip": {
+        const ops = operands("b,n,t,tt,x,i");
+        const archive = ops[0];
+        if (archive !== undefined) {
+          const w = words[archive];
+          add(archive, tool, w && !/\.[A-Za-z0-9]+$/.test(w) ? ".zip" : "");
+        }
+        return;
+      }
+      case "gzip":
+      case "bzip2":
+      case "xz":
+        if (has("-d", "-c", "-t", "-l", "--decompress", "--stdout", "--test", "--list")) return;
+        for (const i of operands("S,suffix")) add(i, tool, tool === "gzip" ? ".gz" : tool === "bzip2" ? ".bz2" : ".xz");
+        return;
+      case "unzip":
+        for (const i of optionValue("-d")) add(i);
+        return;
+      case "sqlite3": {
+        const ops = operands("cmd,init,separator,nullvalue,newline,A,escape");
+        if (ops[0] !== undefined) add(ops[0]);
+        return;
+      }
+      case "git": {
+        const sub = words.findIndex((w) => w === "init" || w === "clone");
+        if (sub < 0) return;
+        const valued = new Set(["-b", "--initial-branch", "--template", "--separate-git-dir", "--object-format", "--branch", "--depth", "-o", "--origin", "--reference", "-c", "--config", "-u", "--upload-pack", "--shallow-since", "--filter"]);
+        const rest: { w: Word; i: number }[] = [];
+        for (let i = sub + 1; i < words.length; i++) {
+          const w = words[i] ?? null;
+          if (w !== null && valued.has(w)) i++;
+          else if (w === null || !w.startsWith("-")) rest.push({ w, i });
+        }
+        const target = words[sub] === "init" ? rest[0] : rest[1];
+        if (target) add(target.i);
+        return;
+      }
+      case "ssh-keygen":
+        for (const i of optionValue("-f")) {
+          add(i);
+          add(i, tool, ".pub");
+        }
+        return;
+      case "dd":
+        words.forEach((w, i) => {
+          if (w?.startsWith("of=")) this.add(w.slice(3), tool, rowOf(i), span, top);
+        });
+        return;
+      case "htpasswd":
+        if (has("-c")) {
+          const ops = operands("C");
+          if (ops[0] !== undefined) add(ops[0]);
+        }
+        return;
+      case "gcc":
+      case "cc":
+      case "g++":
+      case "c++":
+      case "clang":
+      case "clang++":
+      case "rustc":
+      case "go":
+      case "sort":
+      case "curl":
+      case "pandoc":
+      case "pg_dump":
+      case "mysqldump":
+      case "jar":
+      case "gpg":
+        for (const i of optionValue("-o", "--output")) add(i);
+        return;
+      case "openssl":
+        for (const i of optionValue("-out", "-keyout")) add(i);
+        return;
+      case "wget":
+        for (const i of optionValue("-O", "--output-document")) add(i);
+        return;
+      default:
+        if (tool.startsWith("python") && words[0] === "-m" && words[1] === "venv") {
+          const ops = operands().filter((i) => i > 1);
+          if (ops[0] !== undefined) add(ops[0]);
+        }
+    }
+  }
+}
+
+function addInto(reader: Reader, words: readonly Word[], row: number, dirIndex: number, srcIndex: number, via: string, span: Span, top: boolean): void {
+  const dir = words[dirIndex];
+  const src = words[srcIndex];
+  if (dir === null || dir === undefined || src === null || src === undefined) return;
+  const base = src.replace(/\/+$/, "").split("/").pop();
+  if (!base) return;
+  reader.add(`${dir}/${base}`, via, row, span, top);
+}
+
+/** A statement of the script itself, not inside a function, loop, condition or subshell. */
+function isTopLevel(node: Node): boolean {
+  let p = node.parent;
+  while (p) {
+    switch (p.type) {
+      case "program":
+        return true;
+      case "redirected_statement":
+      case "list":
+      case "pipeline":
+        p = p.parent;
+        continue;
+      default:
+        return false;
+    }
+  }
+  return false;
+}
+
+const READ_TYPES = ["variable_assignment", "for_statement", "command", "file_redirect"];
+
+function readTree(tree: Tree, lines: readonly string[], workdir: string | null): ShellAnalysis {
+  const reader = new Reader(lines, workdir);
+  for (const node of tree.rootNode.descendantsOfType(READ_TYPES)) {
+    switch (node.type) {
+      case "variable_assignment":
+        reader.assignment(node);
+        break;
+      case "for_statement":
+        reader.loopVariable(node);
+        break;
+      case "command":
+        reader.command(node);
+        break;
+      case "file_redirect": {
+        const statement = node.parent?.type === "heredoc_redirect" ? node.parent.parent : node.parent;
+        if (statement) reader.redirect(node, statement);
+        break;
+      }
+    }
+  }
+  return { artifacts: reader.artifacts, removed: reader.removed, hasError: tree.rootNode.hasError || reader.glued };
+}
+
+const cache = new Lru<string, ShellAnalysis>(2048);
+
+/** Reads a solution script; `key` (blob hash plus workdir) caches the reading. */
+export async function analyseShell(source: string, opts: { key?: string; workdir?: string | null; depth?: number } = {}): Promise<ShellAnalysis> {
+  const key = opts.key === undefined ? undefined : `${opts.key}:${opts.workdir ?? ""}`;
+  const hit = key ? cache.get(key) : undefined;
+  if (hit) return hit;
+  const text = normalizeSource(source);
+  const lines = text.split("\n");
+  let result = await withTree("bash", text, (tree) => readTree(tree, lines, opts.workdir ?? null));
+  if (result.hasError) {
+    // tree-sitter misread the script: mvdan-sh, slower but exact, reads it again.
+    const reader = new Reader(lines, opts.workdir ?? null);
+    if (readWithMvdan(text, reader, lines)) result = { artifacts: reader.artifacts, removed: reader.removed, hasError: false, parser: "mvdan-sh" };
+  }
+  // A script the solution writes with a heredoc (`cat > /usr/local/bin/x <<'EOF'` + `#!/bin/sh`)
+  // runs later, by the solution or by cron: what it creates is the step's work too.
+  if (!result.hasError && (opts.depth ?? 0) === 0) {
+    for (const body of shellHeredocs(lines)) {
+      const inner = await analyseShell(body.text, { depth: 1 });
+      if (inner.hasError) continue;
+      const shift = (n: number) => n + body.startRow;
+      result = {
+        ...result,
+        artifacts: [...result.artifacts, ...inner.artifacts.map((a) => ({ ...a, via: `${a.via} (in a script it writes)`, line: shift(a.line), startLine: shift(a.startLine), endLine: shift(a.endLine) }))],
+        removed: [...result.removed, ...inner.removed.map((r) => ({ ...r, line: shift(r.line) }))],
+      };
+    }
+  }
+  if (key) cache.set(key, result);
+  return result;
+}
+
+/** Heredoc bodies that are shell scripts (a `#!…sh` first line), with their 0-based first row. */
+export function shellHeredocs(lines: readonly string[]): { startRow: number; text: string }[] {
+  const out: { startRow: number; text: string }[] = [];
+  for (let row = 0; row < lines.length; row++) {
+    const m = /<<(-?)\s*(['"]?)([A-Za-z_][A-Za-z0-9_]*)\2/.exec(lines[row] ?? "");
+    if (!m?.[3]) continue;
+    const strip = m[1] === "-";
+    let end = row + 1;
+    while (end < lines.length && (strip ? (lines[end] ?? "").replace(/^\t+/, "") : lines[end]) !== m[3]) end++;
+    if (end >= lines.length) continue;
+    const body = lines.slice(row + 1, end);
+    if (/^#!\S*\b(?:ba|da|z|k)?sh\b/.test(body[0] ?? "")) out.push({ startRow: row + 1, text: body.join("\n") });
+    row = end;
+  }
+  return out;
+}
