@@ -45,6 +45,11 @@ CREATE TABLE "round_rollup_values" (
 	CONSTRAINT "round_rollup_values_key" UNIQUE NULLS NOT DISTINCT ("run_id","level","category","operator","review_state","round","metric","value")
 );
 --> statement-breakpoint
+-- The rows a delta brought to zero, found without reading the run's other rows.
+CREATE INDEX "round_rollup_cells_zero_idx" ON "round_rollup_cells" ("run_id") WHERE "n" = 0;
+--> statement-breakpoint
+CREATE INDEX "round_rollup_values_zero_idx" ON "round_rollup_values" ("run_id") WHERE "n" = 0;
+--> statement-breakpoint
 -- The rows of one UPDATE statement whose statistics columns changed, old as -1 and new as +1,
 -- added to the rollups of runs that have them (a run without rollups builds them on its next
 -- read): one pass however many rows the statement changed. The runs' state rows are locked

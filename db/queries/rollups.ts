@@ -37,14 +37,17 @@ export async function roundRollupVersion(db: Db, runId: number): Promise<number 
  * (concurrent trigger deltas wait, then apply on top); for a run without rollups it also holds
  * off task updates until commit (SHARE lock), since their trigger skips runs that have none.
  */
-export async function rebuildRoundRollups(tx: Db, runId: number): Promise<void> {
+export async function rebuildRoundRollups(tx: Db, runId: number, opts: { tasksChanged?: boolean } = {}): Promise<void> {
+  // The histograms read tasks only: after an import of trials alone only the cells (their oracle
+  // outcomes) are rebuilt.
   const existing = await execRows<{ run_id: number }>(tx, sql`SELECT run_id FROM round_rollup_state WHERE run_id = ${runId} FOR UPDATE`);
+  const values = opts.tasksChanged !== false || existing.length === 0;
   if (existing.length === 0) await tx.execute(sql`LOCK TABLE tasks IN SHARE MODE`);
   await tx.execute(sql`SELECT set_config('jit', 'off', true), set_config('max_parallel_workers_per_gather', '0', true), set_config('work_mem', '64MB', true)`);
   await tx.execute(sql`INSERT INTO round_rollup_state (run_id) VALUES (${runId})
     ON CONFLICT (run_id) DO UPDATE SET version = round_rollup_state.version + 1, built_at = now()`);
   await tx.execute(sql`DELETE FROM round_rollup_cells WHERE run_id = ${runId}`);
-  await tx.execute(sql`DELETE FROM round_rollup_values WHERE run_id = ${runId}`);
+  if (values) await tx.execute(sql`DELETE FROM round_rollup_values WHERE run_id = ${runId}`);
   await tx.execute(sql`INSERT INTO round_rollup_cells
       (run_id, round, category, operator, review_state, status, rejection_reason, passed, n, solver_n, pass_at_k_sum, reward_n, mean_reward_sum)
     SELECT t.run_id, t.round, t.category, t.operator, t.review_state, t.status, t.rejection_reason, o.passed,
@@ -55,14 +58,16 @@ export async function rebuildRoundRollups(tx: Db, runId: number): Promise<void> 
       ) o ON o.task_id = t.id
     WHERE t.run_id = ${runId} AND t.round IS NOT NULL
     GROUP BY 1, 2, 3, 4, 5, 6, 7, 8`);
-  await tx.execute(sql`INSERT INTO round_rollup_values (run_id, level, category, operator, review_state, round, metric, value, n)
+  if (values) {
+    await tx.execute(sql`INSERT INTO round_rollup_values (run_id, level, category, operator, review_state, round, metric, value, n)
     SELECT t.run_id, GROUPING(t.category, t.operator, t.review_state), t.category, t.operator, t.review_state, t.round, m.metric, m.value, count(*)
     FROM tasks t CROSS JOIN LATERAL ${metricValues("t")} m(metric, value)
     WHERE t.run_id = ${runId} AND t.round IS NOT NULL AND t.status = 'accepted' AND m.value IS NOT NULL
     GROUP BY t.run_id, t.round, m.metric, m.value, CUBE (t.category, t.operator, t.review_state)`);
+  }
   // Planner statistics for the freshly written rows (within the transaction, like the import's
   // ANALYZE of tasks): without them a first read was planned as nested loops over CTEs (0.9 s).
-  await tx.execute(sql`ANALYZE round_rollup_cells, round_rollup_values`);
+  await tx.execute(values ? sql`ANALYZE round_rollup_cells, round_rollup_values` : sql`ANALYZE round_rollup_cells`);
 }
 
 /**
@@ -71,11 +76,16 @@ export async function rebuildRoundRollups(tx: Db, runId: number): Promise<void> 
  * rebuilt from its tasks and trials before the commit, so no reader ever sees new tasks with old
  * rollups. An unchanged import leaves them as they are.
  */
-export async function withRoundRollups<T extends { runId: number; unchanged: boolean }>(tx: Db, write: () => Promise<T>): Promise<T> {
+export async function withRoundRollups<T extends { runId: number; unchanged: boolean; counts: { tasksNew: number; tasksChanged: number } }>(
+  tx: Db,
+  write: () => Promise<T>,
+): Promise<T> {
   await tx.execute(sql`SELECT set_config('rst.round_rollups', 'deferred', true)`);
   const written = await write();
   await tx.execute(sql`SELECT set_config('rst.round_rollups', '', true)`);
-  if (!written.unchanged || (await roundRollupVersion(tx, written.runId)) === null) await rebuildRoundRollups(tx, written.runId);
+  if (!written.unchanged || (await roundRollupVersion(tx, written.runId)) === null) {
+    await rebuildRoundRollups(tx, written.runId, { tasksChanged: written.counts.tasksNew + written.counts.tasksChanged > 0 });
+  }
   return written;
 }
 
@@ -125,7 +135,7 @@ export function rollupSources(runId: number, slice: RoundSliceJson): { cells: SQ
   const ctes = sql`hist AS (
         SELECT round, metric, value, sum(n) OVER (PARTITION BY round, metric ORDER BY value) AS cum, sum(n) OVER (PARTITION BY round, metric) AS total
         FROM round_rollup_values
-        WHERE run_id = ${runId} AND level = ${level} ${sliceFilter(slice, true)}
+        WHERE run_id = ${runId} AND level = ${level} ${sliceFilter(slice, true)} AND n > 0
       ),
       bounds AS MATERIALIZED (
         SELECT round, metric, max(total) AS total, ${sql.raw(bounds)}
