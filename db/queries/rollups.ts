@@ -146,17 +146,22 @@ export function rollupSources(runId: number, slice: RoundSliceJson): { cells: SQ
           ${sql.raw(pivot)}
         FROM bounds GROUP BY round
       ),
+      rollup_cells AS MATERIALIZED (
+        SELECT round, status, rejection_reason, operator, passed, sum(n)::int AS n,
+          sum(solver_n) AS solver_n, sum(pass_at_k_sum) AS pass_at_k_sum, sum(reward_n) AS reward_n, sum(mean_reward_sum) AS mean_reward_sum
+        FROM round_rollup_cells WHERE ${cellWhere}
+        GROUP BY 1, 2, 3, 4, 5 HAVING sum(n) > 0
+      ),
       solver AS MATERIALIZED (
         SELECT round,
           sum(pass_at_k_sum) / nullif(sum(solver_n), 0) AS pass_at_k,
           sum(mean_reward_sum) / nullif(sum(reward_n), 0) AS mean_reward,
           sum(solver_n)::int AS solver_n
-        FROM round_rollup_cells WHERE ${cellWhere} AND status = 'accepted'
-        GROUP BY round HAVING sum(n) > 0
+        FROM rollup_cells WHERE status = 'accepted'
+        GROUP BY round
       ),`;
-  const cells = sql`SELECT round, status, rejection_reason, operator, passed, sum(n)::int AS n
-        FROM round_rollup_cells WHERE ${cellWhere}
-        GROUP BY 1, 2, 3, 4, 5 HAVING sum(n) > 0`;
+  // One pass over the slice's cells feeds both the counts and the solver means.
+  const cells = sql`SELECT round, status, rejection_reason, operator, passed, n FROM rollup_cells`;
   const accepted = sql`SELECT s.round, s.pass_at_k, s.mean_reward, s.solver_n, ${sql.raw(
     ROUND_METRICS.flatMap((m) => [`coalesce(p.${m}_n, 0) AS ${m}_n`, ...PERCENTILES.map(([key]) => `p.${m}_${key}`)]).join(", "),
   )}
