@@ -16,9 +16,6 @@ import { execRows, type Db } from "../client";
 import { runs } from "../schema";
 import { ensureRoundRollups, rollupCovers, rollupSources } from "./rollups";
 
-/** Raw row: drivers may return numerics as strings, so every field is converted below. */
-type RoundRow = Record<keyof RoundStatJson, unknown>;
-
 /** The per-round counts and medians of a whole run (CLI `stats`, the Overview, the API): the
  * Rounds page's statistics of the whole run, by the same code (rollups, settings, no JIT). */
 export async function getRoundStatsByRunId(db: Db, runId: number): Promise<RoundStatJson[]> {
