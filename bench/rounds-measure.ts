@@ -4,6 +4,7 @@
 // stay as they are, since the server is shared. Cached: the same call again on one connection.
 import { sql } from "drizzle-orm";
 import { execRows, openDatabase, type Db } from "@/db/client";
+import { rebuildRoundRollups, roundRollupVersion } from "@/db/queries/rollups";
 import { getRoundDataVersion, listSeedFamilies } from "@/db/queries/stats";
 import { getFacets } from "@/db/queries/tasks";
 import type { RoundSliceJson } from "@/lib/api/types";
@@ -67,6 +68,9 @@ export async function measureRounds({ url, run, repeat }: MeasureOptions): Promi
       db,
       sql`SELECT current_setting('search_path') AS search_path, current_setting('default_transaction_read_only') AS default_transaction_read_only`,
     );
+    // Without rollups (never built, and this connection may not build them) every slice is
+    // computed from the tasks.
+    const rollupsPresent = (await roundRollupVersion(db, version.runId)) !== null;
     const facets = await getFacets(db, run);
     const seeds = await listSeedFamilies(db, run, 1);
     const slices: [string, RoundSliceJson][] = [
@@ -75,6 +79,10 @@ export async function measureRounds({ url, run, repeat }: MeasureOptions): Promi
       ["operator", { operator: facets.operators[0] ?? "none" }],
       ["seed family", { root: seeds[0]?.id ?? 1 }],
       ["review state", { review: "unreviewed" }],
+      ["category × operator", { category: facets.categories[0] ?? "none", operator: facets.operators[0] ?? "none" }],
+      ["category × review", { category: facets.categories[0] ?? "none", review: "unreviewed" }],
+      ["operator × review", { operator: facets.operators[0] ?? "none", review: "unreviewed" }],
+      ["category × operator × review", { category: facets.categories[0] ?? "none", operator: facets.operators[0] ?? "none", review: "unreviewed" }],
     ];
     const rows: Record<string, unknown>[] = [];
     for (const [label, slice] of slices) {
@@ -92,8 +100,38 @@ export async function measureRounds({ url, run, repeat }: MeasureOptions): Promi
     for (let i = 0; i < repeat * 3; i++) seedCached.push(await time(() => computeSeedFamilies(db, run)));
     const dataVersion: number[] = [];
     for (let i = 0; i < repeat * 3; i++) dataVersion.push(await time(() => getRoundDataVersion(db, run)));
-    return { run, where: database.where, settings: setting, counts, slices: rows, seed_families: { cold_ms: summary(seedCold), cached_ms: summary(seedCached) }, data_version_ms: summary(dataVersion) };
+    return { run, where: database.where, settings: setting, counts, rollups_present: rollupsPresent, slices: rows, seed_families: { cold_ms: summary(seedCold), cached_ms: summary(seedCached) }, data_version_ms: summary(dataVersion) };
   } finally {
     await database.close();
   }
+}
+
+/** (Re)builds a run's round rollups on a writable connection (its search_path decides the
+ * schema), as an import does at its end, timed; then vacuums them as autovacuum would. */
+export async function buildRollups(url: string, run: string): Promise<Record<string, unknown>> {
+  const database = await openDatabase({ url, migrate: false });
+  try {
+    const [row] = await execRows<{ id: number }>(database.db, sql`SELECT id FROM runs WHERE name = ${run}`);
+    if (!row) throw new Error(`no run named ${run}`);
+    const started = performance.now();
+    await database.db.transaction((tx) => rebuildRoundRollups(tx, row.id));
+    const ms = Math.round(performance.now() - started);
+    await database.db.execute(sql`VACUUM (ANALYZE) round_rollup_cells, round_rollup_values`);
+    const [rows] = await execRows<{ cells: number; values: number }>(
+      database.db,
+      sql`SELECT (SELECT count(*) FROM round_rollup_cells WHERE run_id = ${row.id})::int AS cells,
+        (SELECT count(*) FROM round_rollup_values WHERE run_id = ${row.id})::int AS values`,
+    );
+    process.stderr.write(`rollups: built in ${ms} ms (${rows?.cells} cells, ${rows?.values} histogram rows)\n`);
+    return { build_ms: ms, ...rows };
+  } finally {
+    await database.close();
+  }
+}
+
+/** The URL with every transaction read only: the measurement never writes. */
+export function readOnly(url: string): string {
+  const u = new URL(url);
+  u.searchParams.set("default_transaction_read_only", "on");
+  return u.toString();
 }

@@ -6,13 +6,16 @@
 // with that schema first on its search_path, and drops the schema at the end, also on failure.
 // --settle: what runs after the copy: VACUUM (ANALYZE) (the default: as once autovacuum has been
 // by), ANALYZE (as right after an import, which ends with ANALYZE), or nothing.
+// The run's round rollups (db/queries/rollups.ts) are then built in the scratch schema, as an
+// import would build them, and the build is timed; --no-rollups leaves them out, and the
+// statistics are then computed from the tasks (the bench's connection is read only).
 // --keep leaves the schema for EXPLAIN (SET search_path = rst_bench_x10, public); the next run
 // drops it.
 import os from "node:os";
 import { parseArgs } from "node:util";
 import { sql } from "drizzle-orm";
 import { execRows, openDatabase, type Db } from "@/db/client";
-import { measureRounds } from "./rounds-measure";
+import { buildRollups, measureRounds, readOnly } from "./rounds-measure";
 
 const { values: args } = parseArgs({
   options: {
@@ -22,11 +25,12 @@ const { values: args } = parseArgs({
     repeat: { type: "string", default: "10" },
     settle: { type: "string", default: "vacuum" },
     keep: { type: "boolean", default: false },
+    "no-rollups": { type: "boolean", default: false },
   },
 });
 
 const SCRATCH = "rst_bench_x10";
-const TABLES = ["runs", "tasks", "trials", "imports", "reviews"] as const;
+const TABLES = ["runs", "tasks", "trials", "imports", "reviews", "round_rollup_state", "round_rollup_cells", "round_rollup_values"] as const;
 
 async function columns(db: Db, table: string): Promise<string[]> {
   const rows = await execRows<{ name: string }>(
@@ -109,9 +113,10 @@ async function main() {
     if (settle) await admin.db.execute(sql.raw(`${settle} ${SCRATCH}.tasks, ${SCRATCH}.trials`));
     const url = new URL(args.pg);
     url.searchParams.set("search_path", `${SCRATCH},public`);
+    const rollups = args["no-rollups"] ? null : await buildRollups(url.toString(), run);
     const load = os.loadavg().map((x) => x.toFixed(2));
-    const result = await measureRounds({ url: url.toString(), run, repeat: Number(args.repeat) });
-    console.log(JSON.stringify({ times, settle: args.settle, load_before: load, load_after: os.loadavg().map((x) => x.toFixed(2)), ...result }, null, 2));
+    const result = await measureRounds({ url: readOnly(url.toString()), run, repeat: Number(args.repeat) });
+    console.log(JSON.stringify({ times, settle: args.settle, rollups, load_before: load, load_after: os.loadavg().map((x) => x.toFixed(2)), ...result }, null, 2));
   } finally {
     if (!args.keep) await dropScratch();
     await admin.close();

@@ -14,43 +14,24 @@ import { NO_REASON } from "@/lib/domain";
 import { PERCENTILES, ROUND_METRICS } from "@/lib/rounds/metrics";
 import { execRows, type Db } from "../client";
 import { runs } from "../schema";
+import { ensureRoundRollups, rollupCovers, rollupSources } from "./rollups";
 
-/** Raw row: drivers may return numerics as strings, so every field is converted below. */
-type RoundRow = Record<keyof RoundStatJson, unknown>;
-
-const median = (col: string) =>
-  sql.raw(`percentile_cont(0.5) WITHIN GROUP (ORDER BY ${col}) FILTER (WHERE status = 'accepted')`);
-
+/** The per-round counts and medians of a whole run (CLI `stats`, the Overview, the API): the
+ * Rounds page's statistics of the whole run, by the same code (rollups, settings, no JIT). */
 export async function getRoundStatsByRunId(db: Db, runId: number): Promise<RoundStatJson[]> {
-  const rows = await execRows<RoundRow>(
-    db,
-    sql`SELECT round::int AS round,
-        count(*)::int AS candidates,
-        (count(*) FILTER (WHERE status = 'accepted'))::int AS accepted,
-        (count(*) FILTER (WHERE status = 'rejected'))::int AS rejected,
-        ${median("solution_lines")} AS median_solution_lines,
-        ${median("commands")} AS median_commands,
-        ${median("distinct_tools")} AS median_distinct_tools,
-        ${median("instruction_words")} AS median_instruction_words,
-        ${median("verifier_tests")} AS median_verifier_tests,
-        avg(pass_at_k) FILTER (WHERE status = 'accepted') AS pass_at_k,
-        avg(mean_reward) FILTER (WHERE status = 'accepted') AS mean_reward
-      FROM tasks WHERE run_id = ${runId} AND round IS NOT NULL
-      GROUP BY round ORDER BY round`,
-  );
-  const num = (v: unknown) => (v === null || v === undefined ? null : Number(v));
-  return rows.map((r) => ({
-    round: Number(r.round),
-    candidates: Number(r.candidates),
-    accepted: Number(r.accepted),
-    rejected: Number(r.rejected),
-    median_solution_lines: num(r.median_solution_lines),
-    median_commands: num(r.median_commands),
-    median_distinct_tools: num(r.median_distinct_tools),
-    median_instruction_words: num(r.median_instruction_words),
-    median_verifier_tests: num(r.median_verifier_tests),
-    pass_at_k: num(r.pass_at_k),
-    mean_reward: num(r.mean_reward),
+  const rounds = await getRoundDetailByRunId(db, runId, {});
+  return rounds.map((r) => ({
+    round: r.round,
+    candidates: r.candidates,
+    accepted: r.accepted,
+    rejected: r.rejected,
+    median_solution_lines: r.median_solution_lines,
+    median_commands: r.median_commands,
+    median_distinct_tools: r.median_distinct_tools,
+    median_instruction_words: r.median_instruction_words,
+    median_verifier_tests: r.median_verifier_tests,
+    pass_at_k: r.pass_at_k,
+    mean_reward: r.mean_reward,
   }));
 }
 
@@ -92,33 +73,14 @@ const acceptedColumns = ROUND_METRICS.flatMap((m) => [
 const ACCEPTED_FIELDS = ["pass_at_k", "mean_reward", "solver_n", ...ROUND_METRICS.flatMap((m) => [`${m}_n`, ...PERCENTILES.map(([key]) => `${m}_${key}`)])];
 
 /**
- * One statement, two passes over the slice's index entries (tasks_run_round_idx covers every
- * column read, trials_oracle_idx the oracle rewards):
- * - cells: the slice's tasks counted by round, status, rejection reason, operator and oracle
- *   outcome, a few thousand rows from which candidates, yield, validation, reasons and the
- *   operator mix are summed;
- * - accepted: the accepted tasks' solver means and metric percentiles, read in round order (no
- *   sort of the rows, only the per-round sorts of the percentiles themselves).
+ * The statement assembling the page's numbers from two sources: `cells` (round, status,
+ * rejection_reason, operator, passed, n) — from which candidates, yield, validation, reasons and
+ * the operator mix are summed — and `accepted` (per round: pass_at_k, mean_reward, solver_n and
+ * per metric n and percentiles). `ctes` are further CTEs the sources read (ending with a comma).
  */
-export function roundDetailQuery(runId: number, slice: RoundSliceJson): SQL {
-  const where = sliceWhere(runId, slice);
-  const passed = sql`bool_and(coalesce(reward, 0) >= 1)`;
-  // A seed family is a few hundred tasks: their oracle trials are looked up task by task. Any
-  // other slice is a large part of the run, whose oracle trials are read in one pass.
-  const withOracle =
-    slice.root === undefined
-      ? sql`tasks t LEFT JOIN (
-            SELECT task_id, ${passed} AS passed FROM trials WHERE run_id = ${runId} AND "check" = 'oracle' GROUP BY task_id
-          ) o ON o.task_id = t.id`
-      : sql`tasks t LEFT JOIN LATERAL (
-            SELECT ${passed} AS passed FROM trials
-            WHERE run_id = ${runId} AND "check" = 'oracle' AND task_id = t.id HAVING count(*) > 0
-          ) o ON true`;
-  return sql`WITH cells AS (
-        SELECT t.round, t.status, t.rejection_reason, t.operator, o.passed, count(*)::int AS n
-        FROM ${withOracle}
-        WHERE ${where}
-        GROUP BY 1, 2, 3, 4, 5
+function roundDetailFrom(sources: { ctes?: SQL; cells: SQL; accepted: SQL }): SQL {
+  return sql`WITH ${sources.ctes ?? sql``} cells AS (
+        ${sources.cells}
       ),
       counts AS (
         SELECT round,
@@ -142,13 +104,7 @@ export function roundDetailQuery(runId: number, slice: RoundSliceJson): SQL {
         GROUP BY round
       ),
       accepted AS (
-        SELECT t.round,
-          avg(t.pass_at_k) AS pass_at_k,
-          avg(t.mean_reward) AS mean_reward,
-          count(t.pass_at_k)::int AS solver_n,
-          ${sql.raw(acceptedColumns)}
-        FROM tasks t WHERE ${where} AND t.status = 'accepted'
-        GROUP BY t.round
+        ${sources.accepted}
       )
       SELECT c.round::int AS round, c.candidates, c.accepted, c.rejected, c.validated, c.validation_passed,
         ${sql.raw(ACCEPTED_FIELDS.map((f) => `a.${f}`).join(", "))}, reasons.list AS rejection_reasons, ops.list AS operators
@@ -157,6 +113,49 @@ export function roundDetailQuery(runId: number, slice: RoundSliceJson): SQL {
         LEFT JOIN reasons ON reasons.round = c.round
         LEFT JOIN ops ON ops.round = c.round
       ORDER BY c.round`;
+}
+
+/**
+ * The statistics computed from the tasks: one statement, two passes over the slice's index
+ * entries (tasks_run_round_idx covers every column read, trials_oracle_idx the oracle rewards):
+ * - cells: the slice's tasks counted by round, status, rejection reason, operator and oracle
+ *   outcome;
+ * - accepted: the accepted tasks' solver means and metric percentiles, read in round order (no
+ *   sort of the rows, only the per-round sorts of the percentiles themselves).
+ * Used for seed families (a few hundred tasks) and wherever the rollups are missing.
+ */
+export function roundDetailQuery(runId: number, slice: RoundSliceJson): SQL {
+  const where = sliceWhere(runId, slice);
+  const passed = sql`bool_and(coalesce(reward, 0) >= 1)`;
+  // A seed family is a few hundred tasks: their oracle trials are looked up task by task. Any
+  // other slice is a large part of the run, whose oracle trials are read in one pass.
+  const withOracle =
+    slice.root === undefined
+      ? sql`tasks t LEFT JOIN (
+            SELECT task_id, ${passed} AS passed FROM trials WHERE run_id = ${runId} AND "check" = 'oracle' GROUP BY task_id
+          ) o ON o.task_id = t.id`
+      : sql`tasks t LEFT JOIN LATERAL (
+            SELECT ${passed} AS passed FROM trials
+            WHERE run_id = ${runId} AND "check" = 'oracle' AND task_id = t.id HAVING count(*) > 0
+          ) o ON true`;
+  return roundDetailFrom({
+    cells: sql`SELECT t.round, t.status, t.rejection_reason, t.operator, o.passed, count(*)::int AS n
+        FROM ${withOracle}
+        WHERE ${where}
+        GROUP BY 1, 2, 3, 4, 5`,
+    accepted: sql`SELECT t.round,
+          avg(t.pass_at_k) AS pass_at_k,
+          avg(t.mean_reward) AS mean_reward,
+          count(t.pass_at_k)::int AS solver_n,
+          ${sql.raw(acceptedColumns)}
+        FROM tasks t WHERE ${where} AND t.status = 'accepted'
+        GROUP BY t.round`,
+  });
+}
+
+/** The same statistics read from the run's rollups (db/queries/rollups.ts); no seed family. */
+export function roundDetailRollupQuery(runId: number, slice: RoundSliceJson): SQL {
+  return roundDetailFrom(rollupSources(runId, slice));
 }
 
 /**
@@ -181,10 +180,22 @@ function jsonList<T>(v: unknown): T[] {
   return Array.isArray(parsed) ? (parsed as T[]) : [];
 }
 
-export async function getRoundDetailByRunId(db: Db, runId: number, slice: RoundSliceJson): Promise<RoundDetailJson[]> {
+/** Where the statistics come from: the rollups when they cover the slice (built first if the run
+ * has none and the connection may write), else the tasks; tests name one to compare the two. */
+export type RoundSource = "auto" | "tasks" | "rollups";
+
+export async function getRoundDetailByRunId(db: Db, runId: number, slice: RoundSliceJson, source: RoundSource = "auto"): Promise<RoundDetailJson[]> {
+  let fromRollups = false;
+  if (source === "rollups") {
+    if (!rollupCovers(slice)) throw new Error("the rollups do not cover a seed-family slice");
+    if (!(await ensureRoundRollups(db, runId))) throw new Error(`run ${runId} has no round rollups`);
+    fromRollups = true;
+  } else if (source === "auto") {
+    fromRollups = rollupCovers(slice) && (await ensureRoundRollups(db, runId));
+  }
   const aggregates = await db.transaction(async (tx) => {
     await tx.execute(statementSettings(slice));
-    return execRows<Record<string, unknown>>(tx, roundDetailQuery(runId, slice));
+    return execRows<Record<string, unknown>>(tx, fromRollups ? roundDetailRollupQuery(runId, slice) : roundDetailQuery(runId, slice));
   });
   return aggregates.map((r) => {
     const round = Number(r.round);
@@ -229,17 +240,21 @@ export async function getRoundDetailByRunId(db: Db, runId: number, slice: RoundS
   });
 }
 
-/** A cheap fingerprint of everything the round statistics depend on: imports and reviews. */
+/** A cheap fingerprint of everything the round statistics depend on: imports, reviews, and the
+ * version of the run's rollups, which the database bumps on every change of a task's statistics
+ * columns (a bulk UPDATE of review states too, whether or not it writes reviews). */
 export async function getRoundDataVersion(db: Db, runName: string): Promise<{ runId: number; meta: Record<string, unknown>; version: string } | null> {
-  const [row] = await execRows<{ id: number; meta: Record<string, unknown>; ingested_at: string; import_id: number | null; review_id: number | null }>(
+  const [row] = await execRows<{ id: number; meta: Record<string, unknown>; ingested_at: string; import_id: number | null; review_id: number | null; rollup_version: string | null }>(
     db,
     sql`SELECT r.id, r.meta, r.ingested_at::text AS ingested_at,
         (SELECT max(i.id) FROM imports i WHERE i.run_id = r.id AND i.status = 'done') AS import_id,
-        (SELECT max(v.id) FROM reviews v) AS review_id
+        (SELECT max(v.id) FROM reviews v) AS review_id,
+        (SELECT s.version FROM round_rollup_state s WHERE s.run_id = r.id) AS rollup_version
       FROM runs r WHERE r.name = ${runName}`,
   );
   if (!row) return null;
-  return { runId: Number(row.id), meta: row.meta, version: `${row.id}:${row.ingested_at}:${row.import_id ?? 0}:${row.review_id ?? 0}` };
+  const parts = [row.id, row.ingested_at, row.import_id ?? 0, row.review_id ?? 0, row.rollup_version ?? "-"];
+  return { runId: Number(row.id), meta: row.meta, version: parts.join(":") };
 }
 
 export async function getRoundDetail(db: Db, runName: string, slice: RoundSliceJson = {}): Promise<RunRoundDetailJson | null> {

@@ -1,8 +1,11 @@
 // Round statistics for the Rounds page, the Overview and the API, cached per (run, slice), and
 // the run's seed families (the page's slice menu) cached per run.
-// The cache key includes a data version read on every call (the run's latest import and the
-// latest review), so an ingest or a review invalidates it without any explicit hook; a stale
-// entry simply ages out of the LRU.
+// The cache key includes a data version read on every call (the run's latest import, the latest
+// review, and the version of the run's rollups, which the database bumps on every UPDATE that
+// changes a task's statistics — bulk decisions and plain UPDATEs included), so an ingest or a
+// review invalidates it without any explicit hook; a stale entry simply ages out of the LRU.
+// Behind the cache, every slice without a seed family is read from the run's rollups
+// (db/queries/rollups.ts); the CLI's `stats` and the Overview go through the same code.
 import { getDb, type Db } from "@/db/client";
 import * as stats from "@/db/queries/stats";
 import { authorize, type Actor } from "@/lib/auth/actor";

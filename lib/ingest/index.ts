@@ -6,6 +6,7 @@ import { failInterruptedImports, finishImport, startImport } from "@/db/queries/
 import { RunWriter, vacuumAfterImport, type WriteCounts } from "@/db/queries/ingest";
 import { runs } from "@/db/schema";
 import { recordAudit } from "@/db/queries/audit";
+import { withRoundRollups } from "@/db/queries/rollups";
 import { IngestError, IssueList, type IngestIssue } from "./errors";
 import { findTrialDirs, writeHarborTrials } from "./harbor-jobs";
 import { isNativeRun, readNativeHeader, writeNativeRun } from "./native";
@@ -82,7 +83,7 @@ async function recordedImport(
   opts.onStart?.(importId);
   try {
     const result = await db.transaction(async (tx) => {
-      const written = await write(tx);
+      const written = await withRoundRollups(tx, () => write(tx));
       await recordAudit(tx, {
         actorId: opts.actor?.id ?? null,
         actorLabel: opts.actor?.label ?? CLI_ACTOR.label,
