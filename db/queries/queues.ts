@@ -302,6 +302,16 @@ export async function releaseReservation(db: Db, queueId: number, actor: Actor, 
       )
       .returning({ taskId: queueReservations.taskId });
     if (opts.forgetSkips) await tx.delete(queueSkips).where(and(eq(queueSkips.queueId, queueId), eq(queueSkips.holder, actor.id)));
+    if (released.length > 0 || opts.forgetSkips) {
+      await recordAudit(tx, {
+        actorId: actor.userId,
+        actorLabel: actor.label,
+        action: "queue.release",
+        targetType: "queue",
+        targetId: String(queueId),
+        details: { task_ids: released.map((r) => r.taskId), forget_skips: opts.forgetSkips ?? false },
+      });
+    }
     return released.length;
   });
 }

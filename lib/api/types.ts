@@ -420,6 +420,13 @@ export interface QueueAddJson {
   already: number;
 }
 
+export interface QueueDiffSideJson {
+  id: number;
+  task_id: string;
+  round: number | null;
+  operator: string | null;
+}
+
 /** A queue member with everything the review screen shows, in one answer (prefetched ahead). */
 export interface QueueTaskJson {
   queue_id: number;
@@ -429,8 +436,8 @@ export interface QueueTaskJson {
   trials: TrialJson[];
   /** The step from the parent (null for a seed). */
   diff: {
-    from: TaskRefJson;
-    to: TaskRefJson;
+    from: QueueDiffSideJson;
+    to: QueueDiffSideJson;
     summary: StepSummary;
     files: DiffFilePayload[];
   } | null;
