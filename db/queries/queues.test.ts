@@ -111,7 +111,7 @@ describe.each(BACKENDS)("review queues on %s", (backend) => {
       { reviewer: "r1@example.org", done: 1 },
       { reviewer: "r3@example.org", done: 1 },
     ]);
-    expect(detail?.mine.history).toEqual([id("s1")]);
+    expect(detail?.mine.history).toEqual([{ id: id("s1"), task_id: "s1", decision: "accept" }]);
   });
 
   test("a decision made before a task joined does not count; one after it does", async () => {

@@ -4,6 +4,7 @@
 import { and, eq, sql, type SQL } from "drizzle-orm";
 import type { QueueAddJson, QueueDetailJson, QueueJson, QueueNextJson, QueueProgressJson, QueueSlotJson } from "@/lib/api/types";
 import type { Actor } from "@/lib/auth/actor";
+import type { ReviewDecision } from "@/lib/domain";
 import { parseTaskFilter, taskFilterToSearch, type TaskFilter } from "@/lib/tasks/filter";
 import { execRows, type Db } from "../client";
 import { queueItems, queueReservations, queueSkips, reviewQueues, tasks } from "../schema";
@@ -167,7 +168,7 @@ async function getQueueSummary(db: Db, id: number): Promise<QueueJson | null> {
 
 /** The latest counting decision of each done member, with who made it. */
 const LATEST_DECISIONS = (queueId: number) => sql`
-  SELECT DISTINCT ON (qi.task_id) qi.task_id, r.user_id, r.created_at,
+  SELECT DISTINCT ON (qi.task_id) qi.task_id, r.user_id, r.created_at, r.decision,
     coalesce(u.email, (SELECT a.actor_label FROM audit_log a WHERE a.action = 'review' AND a.at = r.created_at
       AND a.target_type = 'task' AND a.target_id = r.task_id::text LIMIT 1), 'unknown') AS reviewer
   FROM queue_items qi
@@ -198,9 +199,10 @@ export async function getQueue(db: Db, queueId: number, actor: Actor): Promise<Q
   if (!queue) return null;
   const progress = await getQueueProgress(db, queueId);
   const mine = actor.userId
-    ? await execRows<{ task_id: number }>(
+    ? await execRows<{ task_id: number; ext_id: string; decision: ReviewDecision }>(
         db,
-        sql`SELECT d.task_id FROM (${LATEST_DECISIONS(queueId)}) d WHERE d.user_id = ${actor.userId} ORDER BY d.created_at DESC LIMIT 200`,
+        sql`SELECT d.task_id, t.ext_id, d.decision FROM (${LATEST_DECISIONS(queueId)}) d JOIN tasks t ON t.id = d.task_id
+            WHERE d.user_id = ${actor.userId} ORDER BY d.created_at DESC LIMIT 200`,
       )
     : [];
   const [skips] = await execRows<{ n: number }>(
@@ -208,7 +210,7 @@ export async function getQueue(db: Db, queueId: number, actor: Actor): Promise<Q
     sql`SELECT count(*)::int AS n FROM queue_skips s JOIN queue_items qi ON qi.queue_id = s.queue_id AND qi.task_id = s.task_id
         WHERE s.queue_id = ${queueId} AND s.holder = ${actor.id} AND NOT ${DONE}`,
   );
-  const history = mine.map((r) => num(r.task_id)).reverse();
+  const history = mine.map((r) => ({ id: num(r.task_id), task_id: r.ext_id, decision: r.decision })).reverse();
   return { ...queue, progress, mine: { done: history.length, history, skipped: num(skips?.n) } };
 }
 

@@ -393,7 +393,14 @@ export interface QueueJson {
 export interface QueueDetailJson extends QueueJson {
   progress: QueueProgressJson;
   /** The asking reviewer: decided members (oldest first, at most 200), and members they skipped. */
-  mine: { done: number; history: number[]; skipped: number };
+  mine: { done: number; history: QueueHistoryJson[]; skipped: number };
+}
+
+/** A member the asking reviewer decided: `id` is the task's database id, `task_id` the pipeline's. */
+export interface QueueHistoryJson {
+  id: number;
+  task_id: string;
+  decision: ReviewDecision;
 }
 
 /** A member handed to the asking reviewer. */
