@@ -15,7 +15,9 @@ type Props = { searchParams: Promise<Record<string, string | string[] | undefine
 
 export default async function ReviewPage({ searchParams }: Props) {
   await connection();
-  const actor = await requireActor();
+  // The queues are worked by reviewers; viewers read the progress through the API (and the
+  // security suite expects this page to be theirs to be refused).
+  const actor = await requireActor("review");
   const archived = (await searchParams).archived === "1";
   const queues = await listQueues(actor, { archived });
   const canReview = can(actor.role, "review");

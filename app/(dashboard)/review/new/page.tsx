@@ -13,7 +13,10 @@ type Props = { searchParams: Promise<Record<string, string | string[] | undefine
 
 /** "run demo · round 12 · review unreviewed" from the filter. */
 function nameOf(search: string): string {
-  const parts = [...new URLSearchParams(search)].filter(([k]) => k !== "sort").map(([k, v]) => `${k.replace(/_/g, " ")} ${v}`);
+  const parts = [...new URLSearchParams(search)]
+    .filter(([k]) => k !== "sort")
+    .sort(([a], [b]) => Number(b === "run") - Number(a === "run"))
+    .map(([k, v]) => `${k.replace(/_/g, " ")} ${v}`);
   return (parts.join(" · ") || "All tasks").slice(0, 200);
 }
 
