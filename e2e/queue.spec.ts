@@ -198,6 +198,7 @@ test("ten tasks reviewed with the keyboard alone; k goes back to revise, ? lists
   const detail = (await (await page.request.get(`/api/v1/queues/${queue.id}`)).json()) as QueueDetailJson;
   expect(detail.progress.done).toBe(10);
   expect(detail.mine.history.map((h) => h.id)).toEqual(decided.map((d) => d.id));
+  await page.evaluate(() => window.scrollTo(0, 0));
   await shot(page, "queue-screen");
   await admin.close();
 });
@@ -218,6 +219,6 @@ test("a queue made from a task-table filter; the list shows its progress", async
   const table = page.getByRole("table", { name: "Review queues" });
   await expect(table).toContainText("run demo · round 8 · status accepted");
   await expect(table).toContainText("keyboard");
-  await expect(table.getByRole("img", { name: /keyboard: 10 of \d+ done/ })).toBeVisible();
+  await expect(table.getByRole("img", { name: /keyboard: 10 of \d+ done/ }).first()).toBeVisible();
   await shot(page, "review-queues");
 });

@@ -9,16 +9,20 @@ import type { QueueTaskJson } from "@/lib/api/types";
 
 export type QueueTaskViewProps = { item: QueueTaskJson };
 
-/** The body of the review screen: instruction, the step from the parent, the trials. */
+/** The body of the review screen: what the step added (the five-second question), the instruction, the parent diff, the trials. */
 export function QueueTaskView({ item }: QueueTaskViewProps) {
   const { task, diff } = item;
   const changed = diff ? diff.files.filter((f) => f.status !== "unchanged") : [];
   return (
     <div className="flex min-w-0 flex-col gap-4">
-      <InstructionCard taskId={task.id} path={item.instruction === null ? null : "instruction.md"} source={item.instruction} />
       {diff ? (
+        <StepSummary summary={diff.summary} title={`What this step added (from ${diff.from.task_id})`} compact />
+      ) : (
+        <p className="rounded-lg border border-line bg-surface px-3 py-2 text-xs text-faint">A seed: no parent to compare with.</p>
+      )}
+      <InstructionCard taskId={task.id} path={item.instruction === null ? null : "instruction.md"} source={item.instruction} />
+      {diff && (
         <section aria-label="Step from the parent" className="flex flex-col gap-2">
-          <StepSummary summary={diff.summary} title={`What this step added (from ${diff.from.task_id})`} compact />
           <details className="rounded-lg border border-line bg-surface" open={changed.length <= 4}>
             <summary className="cursor-pointer px-3 py-1.5 text-2xs font-semibold tracking-wide text-muted uppercase">
               Parent diff · {changed.length} changed file{changed.length === 1 ? "" : "s"}
@@ -35,8 +39,6 @@ export function QueueTaskView({ item }: QueueTaskViewProps) {
             </div>
           </details>
         </section>
-      ) : (
-        <p className="rounded-lg border border-line bg-surface px-3 py-2 text-xs text-faint">A seed: no parent to compare with.</p>
       )}
       <TrialsSection taskId={task.id} trials={item.trials} />
     </div>
