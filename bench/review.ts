@@ -25,13 +25,15 @@ const { values: args } = parseArgs({
     admin: { type: "string", default: process.env.BENCH_DATABASE_URL ?? "postgres://postgres@127.0.0.1:5432/postgres" },
     build: { type: "boolean", default: false },
     keep: { type: "boolean", default: false },
+    /** An existing scratch database of an earlier --keep run: no new data is made. */
+    reuse: { type: "string", default: "" },
     out: { type: "string", default: "bench/out" },
   },
 });
 
 const ADMIN = { email: "bench@rst-curator.local", password: "bench-review-password-0" };
 const base = `http://127.0.0.1:${args.port}`;
-const name = `rst_bench_review_${process.pid}`;
+const name = args.reuse || `rst_bench_review_${process.pid}`;
 const dbUrl = new URL(args.admin);
 dbUrl.pathname = `/${name}`;
 const work = fs.mkdtempSync(path.join(os.tmpdir(), "rst-bench-review-"));
@@ -51,7 +53,8 @@ function cli(cliArgs: string[]): string {
 
 async function startServer(): Promise<ChildProcess> {
   if (args.build || !fs.existsSync(".next/BUILD_ID")) execFileSync("npx", ["next", "build"], { stdio: "inherit", env: serverEnv });
-  const server = spawn("npx", ["next", "start", "-p", args.port], { env: serverEnv, stdio: ["ignore", "ignore", "inherit"], detached: true });
+  const log = fs.openSync(path.join(args.out, "review-server.log"), "w");
+  const server = spawn("npx", ["next", "start", "-p", args.port], { env: serverEnv, stdio: ["ignore", log, log], detached: true });
   for (let i = 0; i < 240; i++) {
     try {
       const res = await fetch(`${base}/api/v1/runs`);
@@ -214,20 +217,22 @@ async function browserTest(adminToken: string): Promise<Record<string, unknown>>
       { capture: true },
     );
   });
+  page.setDefaultTimeout(30_000);
   await page.goto(`${base}/review/${queue.id}`);
   const toDom: number[] = [];
   const toPaint: number[] = [];
   const quiet = async () => {
     // The prefetch of the upcoming task (and the progress refresh) has landed: no request in flight for 300 ms.
     let since = performance.now();
-    while (performance.now() - since < 300) {
+    const started = performance.now();
+    while (performance.now() - since < 300 && performance.now() - started < 10_000) {
       if (inFlight > 0) since = performance.now();
       await new Promise((r) => setTimeout(r, 25));
     }
   };
   for (let i = 0; i < Number(args.presses); i++) {
     await page.locator("[data-task-id]").waitFor();
-    await page.getByRole("button", { name: "Accept" }).and(page.locator(":enabled")).waitFor();
+    await page.getByRole("button", { name: "Accept", exact: true }).and(page.locator(":enabled")).waitFor();
     await quiet();
     await page.keyboard.press("a");
     await page.waitForFunction(() => window.__submit?.painted !== undefined, undefined, { timeout: 30_000, polling: 20 });
@@ -244,11 +249,11 @@ async function browserTest(adminToken: string): Promise<Record<string, unknown>>
 
 async function main(): Promise<void> {
   fs.mkdirSync(args.out, { recursive: true });
-  execFileSync("psql", [args.admin, "-qc", `CREATE DATABASE ${name}`]);
+  if (!args.reuse) execFileSync("psql", [args.admin, "-qc", `CREATE DATABASE ${name}`]);
   let server: ChildProcess | null = null;
   try {
     process.stderr.write(`preparing ${name}: a demo run of ${args.tasks} accepted tasks …\n`);
-    cli(["prepare"]);
+    if (!args.reuse) cli(["prepare"]);
     const adminToken = cli(["token", "create", "--name", "bench", "--role", "admin"]).trim();
     server = await startServer();
     const browserResult = await browserTest(adminToken);
@@ -265,7 +270,7 @@ async function main(): Promise<void> {
     process.stdout.write(`${JSON.stringify(result, null, 2)}\n`);
   } finally {
     if (server) stopServer(server);
-    if (!args.keep) {
+    if (!args.keep && !args.reuse) {
       await new Promise((r) => setTimeout(r, 1000));
       execFileSync("psql", [args.admin, "-qc", `DROP DATABASE IF EXISTS ${name} WITH (FORCE)`]);
       fs.rmSync(work, { recursive: true, force: true });

@@ -446,7 +446,10 @@ export interface QueueTaskJson {
     from: QueueDiffSideJson;
     to: QueueDiffSideJson;
     summary: StepSummary;
-    files: DiffFilePayload[];
+    /** Every changed file with its line counts (unchanged files left out). */
+    changes: { path: string; status: "added" | "removed" | "modified"; added: number; removed: number }[];
+    /** The highlighted whole-file diffs of the changed files: only with `?files=1` (they cost the most). */
+    files: DiffFilePayload[] | null;
   } | null;
   /** Who holds the member now (null when nobody does). */
   reserved_by: string | null;

@@ -77,7 +77,10 @@ describe.each(BACKENDS)("queue routes on %s", (backend) => {
     expect(item.trials.length).toBe(2);
     const child = (await (await member.GET(req("GET", "/x"), ctx({ id, taskId: String(ids.get("a1")) }))).json()) as QueueTaskJson;
     expect(child.diff?.from.task_id).toBe("s1");
-    expect(child.diff?.files.length).toBeGreaterThan(0);
+    expect(child.diff?.changes.length).toBeGreaterThan(0);
+    expect(child.diff?.files).toBeNull();
+    const withFiles = (await (await member.GET(req("GET", "/x?files=1"), ctx({ id, taskId: String(ids.get("a1")) }))).json()) as QueueTaskJson;
+    expect(withFiles.diff?.files?.map((f) => f.path)).toEqual(child.diff?.changes.map((c) => c.path));
 
     const taskId = first.current?.task_id ?? 0;
     const decided = await postReview(req("POST", `/api/v1/tasks/${taskId}/reviews`, { decision: "accept", base_version: item.task.version }), ctx({ id: String(taskId) }));

@@ -4,6 +4,7 @@ import { getDb } from "@/db/client";
 import * as q from "@/db/queries/queues";
 import type { QueueDiffSideJson, QueueTaskJson } from "@/lib/api/types";
 import { authorize, type Actor } from "@/lib/auth/actor";
+import { diffFiles } from "@/lib/diff";
 import { buildDiffPayload } from "@/lib/diff/payload";
 import { stepSummary } from "@/lib/diff/summary";
 import type { TaskFilter } from "@/lib/tasks/filter";
@@ -61,9 +62,10 @@ const side = (t: QueueDiffSideJson): QueueDiffSideJson => ({ id: t.id, task_id: 
 
 /**
  * Everything the review screen shows for one member, in one answer, so the next task can be
- * fetched ahead in one request: the task, its instruction, its trials and the step from its parent.
+ * fetched ahead in one request: the task, its instruction, its trials and the step from its parent
+ * (its summary and changed files; the highlighted file diffs, the costly part, only with `files`).
  */
-export async function loadQueueTask(actor: Actor | null, queueId: number, taskId: number): Promise<QueueTaskJson | null> {
+export async function loadQueueTask(actor: Actor | null, queueId: number, taskId: number, opts: { files?: boolean } = {}): Promise<QueueTaskJson | null> {
   authorize(actor, "read");
   const member = await q.getMemberState(await getDb(), queueId, taskId);
   if (!member) return null;
@@ -78,8 +80,14 @@ export async function loadQueueTask(actor: Actor | null, queueId: number, taskId
   if (pair.ok) {
     const { from, to } = pair.pair;
     const [a, b] = await Promise.all([loadTaskTexts(actor, from.id), loadTaskTexts(actor, to.id)]);
-    const [files, summary] = await Promise.all([buildDiffPayload(a.files, b.files, new Set([...a.binary, ...b.binary])), stepSummary(a.files, b.files)]);
-    diff = { from: side(from), to: side(to), summary, files };
+    const [files, summary] = await Promise.all([
+      opts.files ? buildDiffPayload(a.files, b.files, new Set([...a.binary, ...b.binary])) : null,
+      stepSummary(a.files, b.files),
+    ]);
+    const changes = diffFiles(a.files, b.files, { context: 0 }).files.flatMap((f) =>
+      f.status === "unchanged" ? [] : [{ path: f.path, status: f.status, added: f.added, removed: f.removed }],
+    );
+    diff = { from: side(from), to: side(to), summary, changes, files: files ? files.filter((f) => f.status !== "unchanged") : null };
   }
   return {
     queue_id: queueId,

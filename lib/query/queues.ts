@@ -8,6 +8,7 @@ export const queueKeys = {
   all: ["queues"] as const,
   detail: (id: number) => ["queues", id, "detail"] as const,
   task: (id: number, taskId: number) => ["queues", id, "task", taskId] as const,
+  files: (id: number, taskId: number) => ["queues", id, "task", taskId, "files"] as const,
 };
 
 export function queueQuery(id: number) {
@@ -38,3 +39,12 @@ export const releaseHolds = (id: number, forgetSkips = false) =>
 export const createQueue = (body: { name: string; filter: string; reservation_minutes?: number }) => sendJson<QueueJson>("POST", "/api/v1/queues", body);
 export const refreshQueue = (id: number) => sendJson<QueueAddJson>("POST", `/api/v1/queues/${id}/items`, { refresh: true });
 export const archiveQueue = (id: number, archived: boolean) => sendJson<QueueJson>("PATCH", `/api/v1/queues/${id}`, { archived });
+
+/** The member's highlighted parent diff, fetched when the reviewer opens it. */
+export function queueTaskFilesQuery(id: number, taskId: number) {
+  return queryOptions({
+    queryKey: queueKeys.files(id, taskId),
+    queryFn: ({ signal }) => fetchJson<QueueTaskJson>(`/api/v1/queues/${id}/tasks/${taskId}?files=1`, signal),
+    staleTime: 5 * 60_000,
+  });
+}
