@@ -4,7 +4,7 @@
 //            task's id in the page (and painted), with the next task prefetched (≤ 150 ms)
 //   load:    `--reviewers` API clients (one token each) working one queue at one decision per
 //            second each, as the screen does: next (with prefetch), the member's screen data, the
-//            decision; errors and p50/p95 per request (≤ 250 ms p95, no errors)
+//            decision, the progress; errors and p50/p95 per request (≤ 250 ms p95, no errors)
 // A scratch database (`rst_bench_review_<pid>`) gets a demo run of --tasks accepted tasks; it is
 // dropped at the end unless --keep. Results go to bench/out/review.json.
 import { execFileSync, spawn, type ChildProcess } from "node:child_process";
@@ -127,7 +127,12 @@ async function reviewer(token: string, queueId: number, until: number, samples: 
     if (decided.status === 201) decisions.n++;
     if (decided.status === 409) decisions.conflicts++;
     cache.delete(current.task_id);
-    next = (await call<QueueNextJson>(samples, "next", token, "POST", `/api/v1/queues/${queueId}/next?prefetch=1`)).json;
+    // The screen asks for the next holds and refreshes the progress panel after each decision.
+    const [moved] = await Promise.all([
+      call<QueueNextJson>(samples, "next", token, "POST", `/api/v1/queues/${queueId}/next?prefetch=1`),
+      call(samples, "progress", token, "GET", `/api/v1/queues/${queueId}`),
+    ]);
+    next = moved.json;
     tick += 1000;
     const wait = tick - performance.now();
     if (wait > 0) await new Promise((r) => setTimeout(r, wait));
