@@ -28,7 +28,8 @@ export function QueueScreen({ initial }: QueueScreenProps) {
   const queueId = initial.id;
   const router = useRouter();
   const queryClient = useQueryClient();
-  const queue = useQuery({ ...queueQuery(queueId), initialData: initial }).data;
+  // Live: the other reviewers' progress shows up without a decision of one's own.
+  const queue = useQuery({ ...queueQuery(queueId), initialData: initial, refetchInterval: 10_000 }).data;
   const session = useQueueSession(queueId, initial.mine.history);
   const keysRef = useRef<HTMLDialogElement>(null);
   const headingRef = useRef<HTMLDivElement>(null);

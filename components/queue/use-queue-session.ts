@@ -5,6 +5,8 @@ import { useCallback, useEffect, useRef, useState } from "react";
 import type { QueueHistoryJson, QueueNextJson, QueueSlotJson } from "@/lib/api/types";
 import { postNext, postSkip, queueKeys, queueTaskQuery, releaseHolds } from "@/lib/query/queues";
 
+const PROGRESS_EVERY_MS = 3000;
+
 type Holds = { current: QueueSlotJson | null; upcoming: QueueSlotJson | null; left: number; skipped: number };
 
 /**
@@ -91,10 +93,16 @@ export function useQueueSession(queueId: number, initialHistory: QueueHistoryJso
     });
   }, [history.length]);
 
+  // The progress panel follows the decisions, but is asked for at most every few seconds: with
+  // many reviewers on a queue it is the costliest read of a decision's round.
+  const progressAt = useRef(0);
   const decided = useCallback(
     (entry: QueueHistoryJson) => {
       const taskId = entry.id;
-      void queryClient.invalidateQueries({ queryKey: queueKeys.detail(queueId) });
+      if (Date.now() - progressAt.current >= PROGRESS_EVERY_MS) {
+        progressAt.current = Date.now();
+        void queryClient.invalidateQueries({ queryKey: queueKeys.detail(queueId) });
+      }
       if (back !== null) {
         // A revision of an earlier decision: on to the one after it.
         setHistory((h) => h.map((x) => (x.id === taskId ? entry : x)));
