@@ -40,10 +40,12 @@ export function QueueScreen({ initial }: QueueScreenProps) {
   const data: QueueTaskJson | undefined = taskId !== null && item.data?.task.id === taskId ? item.data : undefined;
 
   // A new task on screen: focus its region, so Tab starts from it and screen readers announce it.
+  const shownId = data?.task.id;
   useEffect(() => {
-    if (data) headingRef.current?.focus({ preventScroll: true });
-    if (data) window.scrollTo({ top: 0 });
-  }, [data?.task.id]); // eslint-disable-line react-hooks/exhaustive-deps
+    if (shownId === undefined) return;
+    headingRef.current?.focus({ preventScroll: true });
+    window.scrollTo({ top: 0 });
+  }, [shownId]);
 
   useQueueKeys({
     j: session.forward,
