@@ -6,6 +6,7 @@ import {
   boolean,
   customType,
   doublePrecision,
+  foreignKey,
   index,
   integer,
   jsonb,
@@ -368,7 +369,12 @@ export const reviews = pgTable(
     contentHash: text("content_hash").notNull(),
     createdAt: ts("created_at").notNull().defaultNow(),
   },
-  (t) => [uniqueIndex("reviews_task_version_uq").on(t.taskId, t.baseVersion), index("reviews_user_idx").on(t.userId)],
+  (t) => [
+    uniqueIndex("reviews_task_version_uq").on(t.taskId, t.baseVersion),
+    index("reviews_user_idx").on(t.userId),
+    // Review queues count a member done by a decision made after it was added (0007).
+    index("reviews_task_created_idx").on(t.taskId, t.createdAt),
+  ],
 );
 
 
@@ -403,6 +409,77 @@ export const flags = pgTable(
     uniqueIndex("flags_auto_uq")
       .on(t.taskId, t.rule, t.contentHash)
       .where(sql`source = 'auto'`),
+  ],
+);
+
+/**
+ * A review queue: the tasks a task-table filter matched when it was made (or refreshed), worked
+ * one at a time. `filter` is the task-table query string (lib/tasks/filter.ts).
+ */
+export const reviewQueues = pgTable("review_queues", {
+  id: serial("id").primaryKey(),
+  name: text("name").notNull(),
+  filter: text("filter").notNull().default(""),
+  /** How long a task handed to a reviewer stays theirs without a decision. */
+  reservationMinutes: integer("reservation_minutes").notNull().default(15),
+  createdBy: text("created_by").references(() => users.id, { onDelete: "set null" }),
+  createdByLabel: text("created_by_label"),
+  createdAt: ts("created_at").notNull().defaultNow(),
+  archivedAt: ts("archived_at"),
+});
+
+/** Members of a queue: the primary key makes adding a task twice a no-op. */
+export const queueItems = pgTable(
+  "queue_items",
+  {
+    queueId: integer("queue_id")
+      .notNull()
+      .references(() => reviewQueues.id, { onDelete: "cascade" }),
+    taskId: integer("task_id")
+      .notNull()
+      .references(() => tasks.id, { onDelete: "cascade" }),
+    position: integer("position").notNull(),
+    /** A member is done once a decision (not a skip) is recorded on its task after this. */
+    addedAt: ts("added_at").notNull().defaultNow(),
+    addedBy: text("added_by"),
+  },
+  (t) => [
+    primaryKey({ columns: [t.queueId, t.taskId] }),
+    index("queue_items_position_idx").on(t.queueId, t.position, t.taskId),
+    index("queue_items_task_idx").on(t.taskId),
+  ],
+);
+
+/** A member handed to one reviewer (`holder`: a user id or `token:<id>`) until `expires_at`. */
+export const queueReservations = pgTable(
+  "queue_reservations",
+  {
+    queueId: integer("queue_id").notNull(),
+    taskId: integer("task_id").notNull(),
+    holder: text("holder").notNull(),
+    holderLabel: text("holder_label").notNull(),
+    reservedAt: ts("reserved_at").notNull().defaultNow(),
+    expiresAt: ts("expires_at").notNull(),
+  },
+  (t) => [
+    primaryKey({ columns: [t.queueId, t.taskId] }),
+    foreignKey({ name: "queue_reservations_item_fk", columns: [t.queueId, t.taskId], foreignColumns: [queueItems.queueId, queueItems.taskId] }).onDelete("cascade"),
+    index("queue_reservations_holder_idx").on(t.queueId, t.holder),
+  ],
+);
+
+/** Members a reviewer skipped: not handed to them again (others still get them). */
+export const queueSkips = pgTable(
+  "queue_skips",
+  {
+    queueId: integer("queue_id").notNull(),
+    taskId: integer("task_id").notNull(),
+    holder: text("holder").notNull(),
+    skippedAt: ts("skipped_at").notNull().defaultNow(),
+  },
+  (t) => [
+    primaryKey({ columns: [t.queueId, t.taskId, t.holder] }),
+    foreignKey({ name: "queue_skips_item_fk", columns: [t.queueId, t.taskId], foreignColumns: [queueItems.queueId, queueItems.taskId] }).onDelete("cascade"),
   ],
 );
 
@@ -533,3 +610,4 @@ export type Trial = typeof trials.$inferSelect;
 export type Flag = typeof flags.$inferSelect;
 export type Import = typeof imports.$inferSelect;
 export type SavedView = typeof savedViews.$inferSelect;
+export type ReviewQueue = typeof reviewQueues.$inferSelect;

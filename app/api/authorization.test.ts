@@ -10,6 +10,7 @@ import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import { useDatabase } from "@/db/client";
 import { createBaseline } from "@/db/queries/baselines";
 import { createManualFlag } from "@/db/queries/flags";
+import { createQueue } from "@/db/queries/queues";
 import { getRoundDetail } from "@/db/queries/stats";
 import { createToken } from "@/db/queries/tokens";
 import { createUser } from "@/db/queries/users";
@@ -96,6 +97,7 @@ describe.each(BACKENDS)("authorization of every API route on %s", (backend) => {
     if (!stats) throw new Error("no statistics for fx");
     const flag = await createManualFlag(database.db, { taskId, message: "seeded", severity: "low", evidence: {} }, CLI_ACTOR);
     ids.flag = String(flag?.id);
+    ids.queue = String((await createQueue(database.db, { name: "auth", filter: { run: "fx", limit: 50 } }, CLI_ACTOR)).id);
     for (const name of ["kept", "doomed"]) ids[`baseline-${name}`] = String((await createBaseline(database.db, { name, stats }, CLI_ACTOR))?.id);
     const reviewerActor = { kind: "user", id: ids.reviewer ?? "", label: "reviewer@example.org", role: "reviewer", userId: ids.reviewer ?? null } as const;
     const ownView = await createView(database.db, { name: "reviewer's", query: "run=fx", shared: true }, reviewerActor);
@@ -190,6 +192,21 @@ describe.each(BACKENDS)("authorization of every API route on %s", (backend) => {
     { file: "audit", method: "GET", url: "/api/v1/audit", role: "admin" },
     { file: "ingest", method: "POST", url: "/api/v1/ingest?run=uploaded", raw: { type: "application/gzip", bytes: archive }, role: "admin" },
     { file: "imports/[id]", method: "GET", url: "/api/v1/imports/1", params: { id: "1" }, role: "admin" },
+    { file: "queues", method: "GET", url: "/api/v1/queues", role: "viewer" },
+    { file: "queues", method: "POST", url: "/api/v1/queues", body: { name: "made", filter: "run=fx&round=1" }, role: "reviewer" },
+    { file: "queues/[id]", method: "GET", url: `/api/v1/queues/${ids.queue}`, params: { id: ids.queue }, role: "viewer" },
+    { file: "queues/[id]", method: "PATCH", url: `/api/v1/queues/${ids.queue}`, params: { id: ids.queue }, body: { archived: false }, role: "reviewer" },
+    { file: "queues/[id]/next", method: "POST", url: `/api/v1/queues/${ids.queue}/next?prefetch=1`, params: { id: ids.queue }, role: "reviewer" },
+    { file: "queues/[id]/items", method: "POST", url: `/api/v1/queues/${ids.queue}/items`, params: { id: ids.queue }, body: { task_ids: [taskId] }, role: "reviewer" },
+    { file: "queues/[id]/skip", method: "POST", url: `/api/v1/queues/${ids.queue}/skip`, params: { id: ids.queue }, body: { task_id: taskId }, role: "reviewer" },
+    { file: "queues/[id]/reservation", method: "DELETE", url: `/api/v1/queues/${ids.queue}/reservation?skips=1`, params: { id: ids.queue }, role: "reviewer" },
+    {
+      file: "queues/[id]/tasks/[taskId]",
+      method: "GET",
+      url: `/api/v1/queues/${ids.queue}/tasks/${taskId}`,
+      params: { id: ids.queue, taskId: String(taskId) },
+      role: "viewer",
+    },
   ];
 
   async function call(c: Case, headers: Record<string, string>): Promise<Response> {

@@ -6,6 +6,7 @@ import { useRef, useState } from "react";
 import { buttonClass, dangerButtonClass, FormError, selectClass } from "@/components/auth/form-controls";
 import { useHotkeys } from "@/components/shell/use-hotkeys";
 import { Kbd } from "@/components/ui/kbd";
+import type { ReviewStateJson } from "@/lib/api/types";
 import { REJECT_REASONS, type RejectReason, type ReviewDecision } from "@/lib/domain";
 import { conflictState, reviewKeys } from "@/lib/query/reviews";
 import { taskKeys, taskQuery } from "@/lib/query/tasks";
@@ -17,6 +18,10 @@ export type DecisionBarProps = {
   taskId: number;
   /** The version the page was rendered with; the query cache follows later decisions. */
   initialVersion: number;
+  /** Queue mode: called once a decision is recorded (the queue moves on to the next task). */
+  onDecided?: (state: ReviewStateJson, decision: ReviewDecision) => void;
+  /** Queue mode: Skip passes the task to the other reviewers instead of recording a skip decision. */
+  onSkip?: () => void;
 };
 
 
@@ -24,7 +29,7 @@ export type DecisionBarProps = {
  * Accept, reject (with a reason), needs-changes or skip, by button or by key (`a`, `r`, `n`, `s`,
  * never while typing). One request at a time; a stale page is told the newer state, not overwritten.
  */
-export function DecisionBar({ taskId, initialVersion }: DecisionBarProps) {
+export function DecisionBar({ taskId, initialVersion, onDecided, onSkip }: DecisionBarProps) {
   const router = useRouter();
   const queryClient = useQueryClient();
   // The version on screen: every decision is based on it.
@@ -38,12 +43,17 @@ export function DecisionBar({ taskId, initialVersion }: DecisionBarProps) {
 
   const submit = (decision: ReviewDecision) => {
     if (decision === "reject" && !reason) return;
+    if (decision === "skip" && onSkip) {
+      if (!pending) onSkip();
+      return;
+    }
     decide(
       { decision, reason: decision === "reject" && reason ? reason : undefined, note: note.trim() || undefined, base_version: version },
-      () => {
+      (state) => {
         clear();
         setRejecting(false);
         setReason("");
+        onDecided?.(state, decision);
       },
     );
   };

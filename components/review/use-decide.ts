@@ -23,7 +23,9 @@ export function useDecide(taskId: number) {
       queryClient.setQueryData<TaskDetailJson>(taskKeys.detail(taskId), (old) =>
         old ? { ...old, version: state.version, review: state.review, content_hash: state.content_hash, last_review: state.last_review } : old,
       );
-      return Promise.all([
+      // Not awaited: the caller's onSuccess (the queue moving to the next task) must not wait for
+      // these refetches; the decided task's own state is already in the cache above.
+      void Promise.all([
         queryClient.invalidateQueries({ queryKey: reviewKeys.history(taskId) }),
         queryClient.invalidateQueries({ queryKey: taskKeys.all }),
         queryClient.invalidateQueries({ queryKey: lineageKeys.all }),

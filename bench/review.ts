@@ -1,0 +1,292 @@
+// npx tsx bench/review.ts [--port 3404] [--tasks 2000] [--reviewers 50] [--seconds 30] [--presses 20] [--build] [--keep]
+// Issue 7's review-queue budgets against a production server (`next start`) on PostgreSQL:
+//   browser: submit-and-next in Debian's Chromium — the keypress that accepts a task → the next
+//            task's id in the page (and painted), with the next task prefetched (≤ 150 ms)
+//   load:    `--reviewers` API clients (one token each) working one queue at one decision per
+//            second each, as the screen does: next (with prefetch), the member's screen data, the
+//            decision, the progress (every 3 s); errors and p50/p95 per request (≤ 250 ms p95, no errors)
+// A scratch database (`rst_bench_review_<pid>`) gets a demo run of --tasks accepted tasks; it is
+// dropped at the end unless --keep. Results go to bench/out/review.json.
+import { execFileSync, spawn, type ChildProcess } from "node:child_process";
+import fs from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import { parseArgs } from "node:util";
+import { chromium } from "@playwright/test";
+import type { QueueJson, QueueNextJson, QueueTaskJson } from "@/lib/api/types";
+
+const { values: args } = parseArgs({
+  options: {
+    port: { type: "string", default: "3404" },
+    tasks: { type: "string", default: "2000" },
+    reviewers: { type: "string", default: "50" },
+    seconds: { type: "string", default: "30" },
+    presses: { type: "string", default: "20" },
+    admin: { type: "string", default: process.env.BENCH_DATABASE_URL ?? "postgres://postgres@127.0.0.1:5432/postgres" },
+    build: { type: "boolean", default: false },
+    keep: { type: "boolean", default: false },
+    /** An existing scratch database of an earlier --keep run: no new data is made. */
+    reuse: { type: "string", default: "" },
+    out: { type: "string", default: "bench/out" },
+  },
+});
+
+const ADMIN = { email: "bench@rst-curator.local", password: "bench-review-password-0" };
+const base = `http://127.0.0.1:${args.port}`;
+const name = args.reuse || `rst_bench_review_${process.pid}`;
+const dbUrl = new URL(args.admin);
+dbUrl.pathname = `/${name}`;
+const work = fs.mkdtempSync(path.join(os.tmpdir(), "rst-bench-review-"));
+const serverEnv = {
+  ...process.env,
+  DATABASE_URL: dbUrl.toString(),
+  DEMO_TASKS: args.tasks,
+  DEMO_DIR: path.join(work, "demo-run"),
+  ADMIN_EMAIL: ADMIN.email,
+  ADMIN_PASSWORD: ADMIN.password,
+  NEXT_TELEMETRY_DISABLED: "1",
+};
+
+function cli(cliArgs: string[]): string {
+  return execFileSync(process.execPath, ["bin/rst-curator.js", ...cliArgs], { env: serverEnv, stdio: ["ignore", "pipe", "inherit"], encoding: "utf8" });
+}
+
+async function startServer(): Promise<ChildProcess> {
+  if (args.build || !fs.existsSync(".next/BUILD_ID")) execFileSync("npx", ["next", "build"], { stdio: "inherit", env: serverEnv });
+  const log = fs.openSync(path.join(args.out, "review-server.log"), "w");
+  const server = spawn("npx", ["next", "start", "-p", args.port], { env: serverEnv, stdio: ["ignore", log, log], detached: true });
+  for (let i = 0; i < 240; i++) {
+    try {
+      const res = await fetch(`${base}/api/v1/runs`);
+      if (res.status < 500) return server;
+    } catch {
+      // not listening yet
+    }
+    await new Promise((r) => setTimeout(r, 500));
+  }
+  throw new Error("the server did not start");
+}
+
+function stopServer(server: ChildProcess): void {
+  // `npx` starts next as its child: end the whole group we started.
+  if (server.pid) process.kill(-server.pid, "SIGTERM");
+}
+
+type Sample = { kind: string; ms: number; status: number };
+
+async function call<T>(samples: Sample[], kind: string, token: string, method: string, url: string, body?: unknown): Promise<{ status: number; json: T | null }> {
+  const started = performance.now();
+  let status = 0;
+  let json: T | null = null;
+  try {
+    const res = await fetch(`${base}${url}`, {
+      method,
+      headers: { authorization: `Bearer ${token}`, accept: "application/json", ...(body === undefined ? {} : { "content-type": "application/json" }) },
+      body: body === undefined ? undefined : JSON.stringify(body),
+    });
+    status = res.status;
+    json = (await res.json()) as T;
+  } catch {
+    status = 0;
+  }
+  samples.push({ kind, ms: performance.now() - started, status });
+  return { status, json };
+}
+
+function pct(values: number[], p: number): number {
+  if (values.length === 0) return 0;
+  const sorted = [...values].sort((a, b) => a - b);
+  return Number((sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)] ?? 0).toFixed(1));
+}
+
+function summary(values: number[]) {
+  return { n: values.length, p50: pct(values, 50), p95: pct(values, 95), p99: pct(values, 99), max: pct(values, 100) };
+}
+
+/** One reviewer working the queue through the API at one decision per second, as the screen does. */
+async function reviewer(token: string, queueId: number, until: number, samples: Sample[], decisions: { n: number; conflicts: number }): Promise<void> {
+  const cache = new Map<number, QueueTaskJson>();
+  const load = async (taskId: number) => {
+    if (cache.has(taskId)) return cache.get(taskId);
+    const r = await call<QueueTaskJson>(samples, "member data (prefetch)", token, "GET", `/api/v1/queues/${queueId}/tasks/${taskId}`);
+    if (r.json && r.status === 200) cache.set(taskId, r.json);
+    return r.json ?? undefined;
+  };
+  let next = (await call<QueueNextJson>(samples, "next", token, "POST", `/api/v1/queues/${queueId}/next?prefetch=1`)).json;
+  await new Promise((r) => setTimeout(r, Math.random() * 1000));
+  let tick = performance.now();
+  let progressAt = 0;
+  while (performance.now() < until && next?.current) {
+    const current = next.current;
+    const item = await load(current.task_id);
+    if (next.upcoming) void load(next.upcoming.task_id);
+    if (!item) break;
+    const decided = await call(samples, "decision", token, "POST", `/api/v1/tasks/${current.task_id}/reviews`, {
+      decision: decisions.n % 3 === 0 ? "needs-changes" : "accept",
+      base_version: item.task.version,
+    });
+    if (decided.status === 201) decisions.n++;
+    if (decided.status === 409) decisions.conflicts++;
+    cache.delete(current.task_id);
+    // The screen asks for the next holds after each decision, and for the progress at most every 3 s.
+    const progress = performance.now() - progressAt >= 3000;
+    if (progress) progressAt = performance.now();
+    const [moved] = await Promise.all([
+      call<QueueNextJson>(samples, "next", token, "POST", `/api/v1/queues/${queueId}/next?prefetch=1`),
+      progress ? call(samples, "progress", token, "GET", `/api/v1/queues/${queueId}`) : null,
+    ]);
+    next = moved.json;
+    tick += 1000;
+    const wait = tick - performance.now();
+    if (wait > 0) await new Promise((r) => setTimeout(r, wait));
+  }
+}
+
+async function loadTest(adminToken: string): Promise<Record<string, unknown>> {
+  const n = Number(args.reviewers);
+  const tokens: string[] = [];
+  for (let i = 0; i < n; i++) {
+    const res = await fetch(`${base}/api/v1/tokens`, {
+      method: "POST",
+      headers: { authorization: `Bearer ${adminToken}`, "content-type": "application/json" },
+      body: JSON.stringify({ name: `reviewer-${i}`, role: "reviewer" }),
+    });
+    tokens.push(((await res.json()) as { token: string }).token);
+  }
+  const queue = await createQueue(adminToken, "bench load", "run=demo&status=accepted&round_max=10");
+  process.stderr.write(`load: ${n} reviewers on a queue of ${queue.total} tasks for ${args.seconds} s …\n`);
+  const samples: Sample[] = [];
+  const decisions = { n: 0, conflicts: 0 };
+  const until = performance.now() + Number(args.seconds) * 1000;
+  await Promise.all(tokens.map((t) => reviewer(t, queue.id, until, samples, decisions)));
+  // Every decision went to a task only its reviewer held: no two reviewers decided one task.
+  const errors = samples.filter((s) => s.status === 0 || s.status >= 400);
+  const kinds = [...new Set(samples.map((s) => s.kind))];
+  return {
+    reviewers: n,
+    seconds: Number(args.seconds),
+    queue_tasks: queue.total,
+    decisions: decisions.n,
+    conflicts: decisions.conflicts,
+    requests: samples.length,
+    errors: errors.length,
+    error_statuses: [...new Set(errors.map((e) => e.status))],
+    all: summary(samples.map((s) => s.ms)),
+    ...Object.fromEntries(kinds.map((k) => [k, summary(samples.filter((s) => s.kind === k).map((s) => s.ms))])),
+  };
+}
+
+async function createQueue(adminToken: string, queueName: string, filter: string): Promise<QueueJson> {
+  const res = await fetch(`${base}/api/v1/queues`, {
+    method: "POST",
+    headers: { authorization: `Bearer ${adminToken}`, "content-type": "application/json" },
+    body: JSON.stringify({ name: queueName, filter }),
+  });
+  if (res.status !== 201) throw new Error(`queue: ${res.status} ${await res.text()}`);
+  return (await res.json()) as QueueJson;
+}
+
+declare global {
+  interface Window {
+    __submit?: { key?: number; dom?: number; painted?: number; from?: string };
+  }
+}
+
+/** Keypress `a` → the next task's id in the DOM, and the frame after, in Chromium. */
+async function browserTest(adminToken: string): Promise<Record<string, unknown>> {
+  const queue = await createQueue(adminToken, "bench browser", "run=demo&status=accepted&round_min=12");
+  const browser = await chromium.launch({ executablePath: "/usr/bin/chromium", args: ["--no-sandbox", "--disable-gpu"] });
+  const context = await browser.newContext({ viewport: { width: 1440, height: 900 } });
+  const signIn = await context.request.post(`${base}/api/auth/sign-in/email`, { data: ADMIN, headers: { origin: base } });
+  if (signIn.status() !== 200) throw new Error(`sign-in: ${signIn.status()}`);
+  const page = await context.newPage();
+  let inFlight = 0;
+  page.on("request", () => inFlight++);
+  page.on("requestfinished", () => inFlight--);
+  page.on("requestfailed", () => inFlight--);
+  await page.addInitScript(() => {
+    window.addEventListener(
+      "keydown",
+      (e) => {
+        if (e.key !== "a") return;
+        const from = document.querySelector("[data-task-id]")?.getAttribute("data-task-id") ?? "";
+        const probe: NonNullable<Window["__submit"]> = { key: performance.now(), from };
+        window.__submit = probe;
+        const observer = new MutationObserver(() => {
+          const now = document.querySelector("[data-task-id]")?.getAttribute("data-task-id");
+          if (now && now !== from && probe.dom === undefined) {
+            probe.dom = performance.now();
+            observer.disconnect();
+            requestAnimationFrame(() => setTimeout(() => (probe.painted = performance.now()), 0));
+          }
+        });
+        observer.observe(document.body, { childList: true, subtree: true, attributes: true, attributeFilter: ["data-task-id"] });
+      },
+      { capture: true },
+    );
+  });
+  page.setDefaultTimeout(30_000);
+  await page.goto(`${base}/review/${queue.id}`);
+  const toDom: number[] = [];
+  const toPaint: number[] = [];
+  const quiet = async () => {
+    // The prefetch of the upcoming task (and the progress refresh) has landed: no request in flight for 300 ms.
+    let since = performance.now();
+    const started = performance.now();
+    while (performance.now() - since < 300 && performance.now() - started < 10_000) {
+      if (inFlight > 0) since = performance.now();
+      await new Promise((r) => setTimeout(r, 25));
+    }
+  };
+  for (let i = 0; i < Number(args.presses); i++) {
+    await page.locator("[data-task-id]").waitFor();
+    await page.getByRole("button", { name: "Accept", exact: true }).and(page.locator(":enabled")).waitFor();
+    await quiet();
+    await page.keyboard.press("a");
+    await page.waitForFunction(() => window.__submit?.painted !== undefined, undefined, { timeout: 30_000, polling: 20 });
+    const probe = await page.evaluate(() => window.__submit);
+    if (probe?.key !== undefined && probe.dom !== undefined && probe.painted !== undefined) {
+      toDom.push(probe.dom - probe.key);
+      toPaint.push(probe.painted - probe.key);
+    }
+  }
+  await page.screenshot({ path: path.join(args.out, "review-queue.png") });
+  await browser.close();
+  return { presses: toDom.length, "keypress → next task in the DOM (ms)": summary(toDom), "keypress → next frame painted (ms)": summary(toPaint) };
+}
+
+async function main(): Promise<void> {
+  fs.mkdirSync(args.out, { recursive: true });
+  if (!args.reuse) execFileSync("psql", [args.admin, "-qc", `CREATE DATABASE ${name}`]);
+  let server: ChildProcess | null = null;
+  try {
+    process.stderr.write(`preparing ${name}: a demo run of ${args.tasks} accepted tasks …\n`);
+    if (!args.reuse) cli(["prepare"]);
+    const adminToken = cli(["token", "create", "--name", "bench", "--role", "admin"]).trim();
+    server = await startServer();
+    const browserResult = await browserTest(adminToken);
+    process.stderr.write(`${JSON.stringify(browserResult, null, 2)}\n`);
+    const load = await loadTest(adminToken);
+    const result = {
+      machine: { cpus: os.cpus().length, cpu: os.cpus()[0]?.model ?? "", memory_gb: Math.round(os.totalmem() / 2 ** 30), node: process.version },
+      database: "PostgreSQL (next start, DATABASE_URL)",
+      tasks: Number(args.tasks),
+      browser: browserResult,
+      load,
+    };
+    fs.writeFileSync(path.join(args.out, "review.json"), `${JSON.stringify(result, null, 2)}\n`);
+    process.stdout.write(`${JSON.stringify(result, null, 2)}\n`);
+  } finally {
+    if (server) stopServer(server);
+    if (!args.keep && !args.reuse) {
+      await new Promise((r) => setTimeout(r, 1000));
+      execFileSync("psql", [args.admin, "-qc", `DROP DATABASE IF EXISTS ${name} WITH (FORCE)`]);
+      fs.rmSync(work, { recursive: true, force: true });
+    }
+  }
+}
+
+main().catch((err) => {
+  process.stderr.write(`${(err as Error).stack ?? String(err)}\n`);
+  process.exit(1);
+});

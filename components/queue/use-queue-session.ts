@@ -1,0 +1,150 @@
+"use client";
+
+import { useQueryClient } from "@tanstack/react-query";
+import { useCallback, useEffect, useRef, useState } from "react";
+import type { QueueHistoryJson, QueueNextJson, QueueSlotJson } from "@/lib/api/types";
+import { postNext, postSkip, queueKeys, queueTaskQuery, releaseHolds } from "@/lib/query/queues";
+
+const PROGRESS_EVERY_MS = 3000;
+
+type Holds = { current: QueueSlotJson | null; upcoming: QueueSlotJson | null; left: number; skipped: number };
+
+/**
+ * A reviewer's walk through a queue: the task they hold, the one held and fetched ahead of it, and
+ * the tasks they already decided (to go back to with `k` and revise). A decision shows the
+ * prefetched task at once; the server is asked for the one after it in the background.
+ */
+export function useQueueSession(queueId: number, initialHistory: QueueHistoryJson[]) {
+  const queryClient = useQueryClient();
+  const [holds, setHolds] = useState<Holds | null>(null);
+  const [error, setError] = useState<string | null>(null);
+  const [history, setHistory] = useState<QueueHistoryJson[]>(initialHistory);
+  /** null: the held task; otherwise an index into `history`. */
+  const [back, setBack] = useState<number | null>(null);
+  const handled = useRef(new Set<number>(initialHistory.map((h) => h.id)));
+  const inFlight = useRef(false);
+  const again = useRef(false);
+
+  const prefetch = useCallback(
+    (slot: QueueSlotJson | null) => {
+      if (slot) void queryClient.prefetchQuery(queueTaskQuery(queueId, slot.task_id));
+    },
+    [queryClient, queueId],
+  );
+
+  const apply = useCallback(
+    (next: QueueNextJson) => {
+      // A task decided while this answer was on its way is not shown again.
+      const fresh = [next.current, next.upcoming].filter((s): s is QueueSlotJson => s !== null && !handled.current.has(s.task_id));
+      const [current = null, upcoming = null] = fresh;
+      setHolds({ current, upcoming, left: next.left, skipped: next.skipped });
+      prefetch(current);
+      prefetch(upcoming);
+    },
+    [prefetch],
+  );
+
+  /** Asks for the held tasks; calls made while one is running coalesce into one more. */
+  const refresh = useCallback(async () => {
+    if (inFlight.current) {
+      again.current = true;
+      return;
+    }
+    inFlight.current = true;
+    try {
+      do {
+        again.current = false;
+        const next = await postNext(queueId, true);
+        if (!again.current) apply(next);
+      } while (again.current);
+      setError(null);
+    } catch (err) {
+      setError((err as Error).message);
+    } finally {
+      inFlight.current = false;
+    }
+  }, [apply, queueId]);
+
+  useEffect(() => {
+    void refresh();
+  }, [refresh]);
+
+  const viewing = back === null ? (holds?.current?.task_id ?? null) : (history[back]?.id ?? null);
+
+  /** Moves past the held task at once: the prefetched one takes its place. */
+  const advance = useCallback(
+    (taskId: number, decided: QueueHistoryJson | null) => {
+      handled.current.add(taskId);
+      if (decided) setHistory((h) => [...h.filter((x) => x.id !== taskId), decided]);
+      setHolds((h) => (h && h.current?.task_id === taskId ? { ...h, current: h.upcoming, upcoming: null } : h));
+    },
+    [],
+  );
+
+  const forward = useCallback(() => {
+    setBack((b) => (b === null || b + 1 >= history.length ? null : b + 1));
+  }, [history.length]);
+
+  const previous = useCallback(() => {
+    setBack((b) => {
+      if (history.length === 0) return b;
+      if (b === null) return history.length - 1;
+      return Math.max(0, b - 1);
+    });
+  }, [history.length]);
+
+  // The progress panel follows the decisions, but is asked for at most every few seconds: with
+  // many reviewers on a queue it is the costliest read of a decision's round.
+  const progressAt = useRef(0);
+  const decided = useCallback(
+    (entry: QueueHistoryJson) => {
+      const taskId = entry.id;
+      if (Date.now() - progressAt.current >= PROGRESS_EVERY_MS) {
+        progressAt.current = Date.now();
+        void queryClient.invalidateQueries({ queryKey: queueKeys.detail(queueId) });
+      }
+      if (back !== null) {
+        // A revision of an earlier decision: on to the one after it.
+        setHistory((h) => h.map((x) => (x.id === taskId ? entry : x)));
+        forward();
+        return;
+      }
+      advance(taskId, entry);
+      void refresh();
+    },
+    [advance, back, forward, queryClient, queueId, refresh],
+  );
+
+  const skip = useCallback(
+    async (taskId: number) => {
+      if (back !== null) {
+        forward();
+        return;
+      }
+      advance(taskId, null);
+      try {
+        await postSkip(queueId, taskId);
+      } catch (err) {
+        setError((err as Error).message);
+      }
+      void refresh();
+    },
+    [advance, back, forward, queueId, refresh],
+  );
+
+  const reviewSkipped = useCallback(async () => {
+    await releaseHolds(queueId, true);
+    handled.current = new Set(history.map((h) => h.id));
+    await refresh();
+  }, [history, queueId, refresh]);
+
+  const goTo = useCallback(
+    (taskId: number) => {
+      const i = history.findIndex((h) => h.id === taskId);
+      setBack(i < 0 ? null : i);
+    },
+    [history],
+  );
+
+  return { holds, error, history, back, viewing, forward, previous, decided, skip, refresh, reviewSkipped, goTo };
+}

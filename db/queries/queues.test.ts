@@ -1,0 +1,159 @@
+// Review queues on both databases: members from the task-table filter (adding twice is a no-op),
+// concurrent reviewers never handed the same task, holds that lapse, skips, decisions made
+// anywhere counting as done, archived queues.
+import fs from "node:fs";
+import { eq, sql } from "drizzle-orm";
+import { afterAll, beforeAll, describe, expect, test } from "vitest";
+import { BACKENDS, createTestDatabase, type TestDatabase } from "@/db/testing";
+import { CLI_ACTOR, type Actor } from "@/lib/auth/actor";
+import { ingestPath } from "@/lib/ingest";
+import { writeFixtureRun } from "@/lib/ingest/fixtures";
+import { parseTaskFilter, type TaskFilter } from "@/lib/tasks/filter";
+import { auditLog, queueItems, queueReservations, tasks } from "../schema";
+import { addToQueue, createQueue, getQueue, nextInQueue, refreshQueue, releaseReservation, setQueueArchived, skipInQueue } from "./queues";
+import { recordReview } from "./reviews";
+import { findTaskIds } from "./tasks";
+import { createUser } from "./users";
+
+function filter(qs: string): TaskFilter {
+  const parsed = parseTaskFilter(new URLSearchParams(qs));
+  if (!parsed.ok) throw new Error(`bad filter ${qs}`);
+  return parsed.filter;
+}
+
+describe.each(BACKENDS)("review queues on %s", (backend) => {
+  let database: TestDatabase;
+  let dir = "";
+  let ids = new Map<string, number>();
+  const reviewers: Actor[] = [];
+
+  const db = () => database.db;
+  const reviewer = (i: number): Actor => {
+    const r = reviewers[i];
+    if (!r) throw new Error(`no reviewer ${i}`);
+    return r;
+  };
+  const id = (ext: string) => ids.get(ext) ?? 0;
+  const version = async (taskId: number) => (await db().select({ v: tasks.version }).from(tasks).where(eq(tasks.id, taskId)))[0]?.v ?? 0;
+  const decide = async (taskId: number, who: Actor, decision: "accept" | "skip" | "needs-changes" = "accept") =>
+    recordReview(db(), { taskId, decision, reason: null, note: null, baseVersion: await version(taskId) }, who);
+
+  beforeAll(async () => {
+    database = await createTestDatabase(backend);
+    dir = writeFixtureRun("qx");
+    await ingestPath(database.db, dir);
+    ids = await findTaskIds(database.db, "qx", ["s1", "s2", "a1", "a2", "b1"]);
+    for (let i = 0; i < 7; i++) {
+      const email = `r${i}@example.org`;
+      const u = await createUser(database.db, { email, role: "reviewer", password: "correct horse battery staple" }, CLI_ACTOR);
+      reviewers.push({ kind: "user", id: u.id, label: email, role: "reviewer", userId: u.id });
+    }
+  });
+  afterAll(async () => {
+    await database?.close();
+    fs.rmSync(dir, { recursive: true, force: true });
+  });
+
+  test("a queue holds what the filter matches, in round order; adding again has no effect", async () => {
+    const q = await createQueue(db(), { name: "accepted", filter: filter("run=qx&status=accepted&limit=10&cursor=abc") }, reviewer(0));
+    expect(q.total).toBe(4);
+    expect(q.done).toBe(0);
+    expect(q.filter).toBe("run=qx&status=accepted");
+    const order = await db().select({ task: queueItems.taskId }).from(queueItems).where(eq(queueItems.queueId, q.id)).orderBy(queueItems.position);
+    expect(order.map((r) => r.task)).toEqual([id("s1"), id("s2"), id("a1"), id("b1")]);
+
+    expect(await addToQueue(db(), q.id, { filter: filter("run=qx") }, reviewer(0))).toEqual({ added: 1, already: 4 });
+    expect(await addToQueue(db(), q.id, { filter: filter("run=qx") }, reviewer(0))).toEqual({ added: 0, already: 5 });
+    expect(await addToQueue(db(), q.id, { taskIds: [id("a1"), id("a1"), id("s1")] }, reviewer(0))).toEqual({ added: 0, already: 2 });
+    expect(await refreshQueue(db(), q.id, reviewer(0))).toEqual({ added: 0, already: 4 });
+    const [n] = await db().select({ n: sql<number>`count(*)`.mapWith(Number) }).from(queueItems).where(eq(queueItems.queueId, q.id));
+    expect(n?.n).toBe(5);
+    const audits = await db().select().from(auditLog).where(eq(auditLog.targetId, String(q.id)));
+    expect(audits.map((a) => a.action)).toContain("queue.create");
+    expect(await addToQueue(db(), 999_999, { taskIds: [id("s1")] }, reviewer(0))).toBeNull();
+  });
+
+  test("concurrent reviewers never get the same task; one too many gets none", async () => {
+    const q = await createQueue(db(), { name: "race", filter: filter("run=qx") }, reviewer(0));
+    const answers = await Promise.all(reviewers.slice(0, 6).map((r) => nextInQueue(db(), q.id, r)));
+    const got = answers.map((a) => a?.current?.task_id ?? null);
+    const handed = got.filter((t): t is number => t !== null);
+    expect(handed.length).toBe(5);
+    expect(new Set(handed).size).toBe(5);
+    expect(got.filter((t) => t === null).length).toBe(1);
+    // Asking again returns the same task (a reload, a second tab).
+    const again = await nextInQueue(db(), q.id, reviewer(0));
+    expect(again?.current?.task_id).toBe(got[0]);
+    const holds = await db().select().from(queueReservations).where(eq(queueReservations.queueId, q.id));
+    expect(holds.length).toBe(5);
+  });
+
+  test("prefetch holds two; after a decision the upcoming task becomes the current one", async () => {
+    const q = await createQueue(db(), { name: "prefetch", filter: filter("run=qx&status=accepted") }, reviewer(0));
+    const first = await nextInQueue(db(), q.id, reviewer(1), { prefetch: true });
+    expect(first?.current?.task_id).toBe(id("s1"));
+    expect(first?.upcoming?.task_id).toBe(id("s2"));
+    const other = await nextInQueue(db(), q.id, reviewer(2), { prefetch: true });
+    expect([other?.current?.task_id, other?.upcoming?.task_id]).toEqual([id("a1"), id("b1")]);
+
+    expect((await decide(id("s1"), reviewer(1))).ok).toBe(true);
+    const second = await nextInQueue(db(), q.id, reviewer(1), { prefetch: true });
+    expect(second?.current?.task_id).toBe(id("s2"));
+    expect(second?.upcoming).toBeNull();
+    expect(second?.left).toBe(3);
+
+    // A decision made elsewhere (the task page, another person) counts too; a skip decision does not.
+    expect((await decide(id("a1"), reviewer(3), "skip")).ok).toBe(true);
+    expect((await decide(id("b1"), reviewer(3))).ok).toBe(true);
+    const detail = await getQueue(db(), q.id, reviewer(1));
+    expect(detail?.progress).toMatchObject({ total: 4, done: 2, left: 2 });
+    expect(detail?.progress.by_reviewer).toEqual([
+      { reviewer: "r1@example.org", done: 1 },
+      { reviewer: "r3@example.org", done: 1 },
+    ]);
+    expect(detail?.mine.history).toEqual([{ id: id("s1"), task_id: "s1", decision: "accept" }]);
+  });
+
+  test("a decision made before a task joined does not count; one after it does", async () => {
+    const q = await createQueue(db(), { name: "old decisions", filter: filter("run=qx&round=0") }, reviewer(0));
+    // s1 was accepted in the previous test, before this queue existed.
+    const detail = await getQueue(db(), q.id, reviewer(0));
+    expect(detail?.progress).toMatchObject({ total: 2, done: 0 });
+  });
+
+  test("a skipped task is not handed to the same reviewer again, but to others", async () => {
+    const q = await createQueue(db(), { name: "skips", filter: filter("run=qx&round=1") }, reviewer(0));
+    const a = await nextInQueue(db(), q.id, reviewer(4));
+    const first = a?.current?.task_id ?? 0;
+    expect(await skipInQueue(db(), q.id, first, reviewer(4))).toBe(true);
+    const b = await nextInQueue(db(), q.id, reviewer(4));
+    expect(b?.current?.task_id).not.toBe(first);
+    expect(b?.skipped).toBe(1);
+    expect((await nextInQueue(db(), q.id, reviewer(5)))?.current?.task_id).toBe(first);
+    // Both members handed out: nothing for reviewer 4 until they forget their skips.
+    await releaseReservation(db(), q.id, reviewer(4));
+    await releaseReservation(db(), q.id, reviewer(5));
+    expect((await nextInQueue(db(), q.id, reviewer(4)))?.current?.task_id).not.toBe(first);
+    await releaseReservation(db(), q.id, reviewer(4), { forgetSkips: true });
+    expect((await nextInQueue(db(), q.id, reviewer(4), { prefetch: true }))?.upcoming).not.toBeNull();
+  });
+
+  test("a lapsed hold is free for the next reviewer", async () => {
+    const q = await createQueue(db(), { name: "lapse", filter: filter("run=qx&round=2") }, reviewer(0));
+    const a = await nextInQueue(db(), q.id, reviewer(5));
+    expect(a?.current?.task_id).toBe(id("b1"));
+    expect((await nextInQueue(db(), q.id, reviewer(6)))?.current).toBeNull();
+    await db().execute(sql`UPDATE queue_reservations SET expires_at = now() - interval '1 second' WHERE queue_id = ${q.id}`);
+    expect((await nextInQueue(db(), q.id, reviewer(6)))?.current?.task_id).toBe(id("b1"));
+    // The first reviewer lost it: they are told there is nothing for them now.
+    expect((await nextInQueue(db(), q.id, reviewer(5)))?.current).toBeNull();
+  });
+
+  test("an archived queue hands out nothing new", async () => {
+    const q = await createQueue(db(), { name: "archived", filter: filter("run=qx&round=0") }, reviewer(0));
+    expect((await setQueueArchived(db(), q.id, true, reviewer(0)))?.archived).toBe(true);
+    expect((await nextInQueue(db(), q.id, reviewer(1)))?.current).toBeNull();
+    expect(await addToQueue(db(), q.id, { taskIds: [id("a1")] }, reviewer(0))).toBeNull();
+    expect(await nextInQueue(db(), 999_999, reviewer(1))).toBeNull();
+  });
+});

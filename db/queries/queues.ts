@@ -1,0 +1,361 @@
+// Review queues: members materialized from a task-table filter, handed out one reviewer at a time.
+// A member is done once its task gets a decision (not a skip) after it joined the queue, wherever
+// the decision was made (queue, task page, API), so progress is derived from `reviews`, never kept.
+import { and, eq, sql, type SQL } from "drizzle-orm";
+import type { QueueAddJson, QueueDetailJson, QueueJson, QueueNextJson, QueueProgressJson, QueueSlotJson } from "@/lib/api/types";
+import type { Actor } from "@/lib/auth/actor";
+import type { ReviewDecision } from "@/lib/domain";
+import { parseTaskFilter, taskFilterToSearch, type TaskFilter } from "@/lib/tasks/filter";
+import { execRows, type Db } from "../client";
+import { queueItems, queueReservations, queueSkips, reviewQueues, tasks } from "../schema";
+import { recordAudit } from "./audit";
+import { taskFilterWhere } from "./tasks";
+
+/** A reviewer holds their task and, with prefetch, the one after: never more. */
+export const MAX_HELD = 2;
+
+/** `qi` is a queue_items row: done once a decision (not a skip) on its task came after it joined. */
+const DONE = sql`EXISTS (SELECT 1 FROM reviews r WHERE r.task_id = qi.task_id AND r.created_at >= qi.added_at AND r.decision <> 'skip')`;
+
+/** The filter as stored: the task-table query string without paging. */
+export function storedFilter(f: TaskFilter): string {
+  const { cursor: _cursor, limit: _limit, ...rest } = f;
+  return taskFilterToSearch(rest);
+}
+
+export type QueueSource = { filter: TaskFilter } | { taskIds: number[] };
+
+export interface NewQueue {
+  name: string;
+  filter: TaskFilter;
+  reservationMinutes?: number;
+}
+
+const num = (v: unknown) => Number(v ?? 0);
+const iso = (v: unknown) => new Date(v as string).toISOString();
+
+/**
+ * Adds tasks to a queue, after its last member, in the task table's default order (round, id).
+ * A task already in the queue stays where it is: `already` counts those. The members are chosen
+ * by the task table's own WHERE clause (db/queries/tasks.ts), so a queue holds exactly what the
+ * filter showed.
+ */
+export async function addToQueue(db: Db, queueId: number, source: QueueSource, actor: Actor): Promise<QueueAddJson | null> {
+  return db.transaction(async (tx) => {
+    // The queue row lock orders concurrent additions (positions stay increasing).
+    const [queue] = await execRows<{ id: number }>(tx, sql`SELECT id FROM review_queues WHERE id = ${queueId} AND archived_at IS NULL FOR UPDATE`);
+    if (!queue) return null;
+    let where: SQL;
+    if ("taskIds" in source) {
+      const ids = [...new Set(source.taskIds)];
+      if (ids.length === 0) return { added: 0, already: 0 };
+      where = sql`t.id IN (SELECT unnest(${`{${ids.join(",")}}`}::int[]))`;
+    } else {
+      where = sql`t.id IN (SELECT ${tasks.id} FROM ${tasks} WHERE ${taskFilterWhere(source.filter) ?? sql`true`})`;
+    }
+    const [counts] = await execRows<{ matched: number; added: number }>(
+      tx,
+      sql`WITH matched AS (
+            SELECT t.id, t.round FROM tasks t WHERE ${where}
+          ), base AS (
+            SELECT coalesce(max(position), 0) AS p FROM queue_items WHERE queue_id = ${queueId}
+          ), inserted AS (
+            INSERT INTO queue_items (queue_id, task_id, position, added_by)
+            SELECT ${queueId}, m.id, (SELECT p FROM base) + row_number() OVER (ORDER BY m.round ASC NULLS LAST, m.id)::int, ${actor.label}
+            FROM matched m
+            WHERE NOT EXISTS (SELECT 1 FROM queue_items q WHERE q.queue_id = ${queueId} AND q.task_id = m.id)
+            ON CONFLICT (queue_id, task_id) DO NOTHING
+            RETURNING 1
+          )
+          SELECT (SELECT count(*) FROM matched)::int AS matched, (SELECT count(*) FROM inserted)::int AS added`,
+    );
+    const added = num(counts?.added);
+    const result = { added, already: num(counts?.matched) - added };
+    await recordAudit(tx, {
+      actorId: actor.userId,
+      actorLabel: actor.label,
+      action: "queue.add",
+      targetType: "queue",
+      targetId: String(queueId),
+      details: { ...result, ...("taskIds" in source ? { task_ids: source.taskIds.length } : { filter: storedFilter(source.filter) }) },
+    });
+    return result;
+  });
+}
+
+/** Creates a queue and fills it from its filter, in one transaction. */
+export async function createQueue(db: Db, input: NewQueue, actor: Actor): Promise<QueueJson> {
+  return db.transaction(async (tx) => {
+    const [row] = await tx
+      .insert(reviewQueues)
+      .values({
+        name: input.name,
+        filter: storedFilter(input.filter),
+        reservationMinutes: input.reservationMinutes ?? 15,
+        createdBy: actor.userId,
+        createdByLabel: actor.label,
+      })
+      .returning({ id: reviewQueues.id });
+    if (!row) throw new Error("queue insert returned nothing");
+    await recordAudit(tx, {
+      actorId: actor.userId,
+      actorLabel: actor.label,
+      action: "queue.create",
+      targetType: "queue",
+      targetId: String(row.id),
+      details: { name: input.name, filter: storedFilter(input.filter) },
+    });
+    const t = tx as unknown as Db;
+    await addToQueue(t, row.id, { filter: input.filter }, actor);
+    const queue = await getQueueSummary(t, row.id);
+    if (!queue) throw new Error("created queue not found");
+    return queue;
+  });
+}
+
+/** Adds the tasks the queue's own filter matches now (refresh); members are never removed. */
+export async function refreshQueue(db: Db, queueId: number, actor: Actor): Promise<QueueAddJson | null> {
+  const [q] = await db.select({ filter: reviewQueues.filter }).from(reviewQueues).where(eq(reviewQueues.id, queueId));
+  if (!q) return null;
+  const parsed = parseTaskFilter(new URLSearchParams(q.filter));
+  if (!parsed.ok) throw new Error(`queue ${queueId} holds an invalid filter`);
+  return addToQueue(db, queueId, { filter: parsed.filter }, actor);
+}
+
+type QueueRow = {
+  id: number;
+  name: string;
+  filter: string;
+  reservation_minutes: number;
+  created_by: string | null;
+  created_at: string;
+  archived_at: string | null;
+  total: number;
+  done: number;
+};
+
+const queueColumns = sql`q.id, q.name, q.filter, q.reservation_minutes, q.created_by_label AS created_by, q.created_at, q.archived_at,
+  (SELECT count(*) FROM queue_items qi WHERE qi.queue_id = q.id)::int AS total,
+  (SELECT count(*) FROM queue_items qi WHERE qi.queue_id = q.id AND ${DONE})::int AS done`;
+
+function toQueueJson(r: QueueRow): QueueJson {
+  return {
+    id: num(r.id),
+    name: r.name,
+    filter: r.filter,
+    reservation_minutes: num(r.reservation_minutes),
+    created_by: r.created_by,
+    created_at: iso(r.created_at),
+    archived: r.archived_at !== null,
+    total: num(r.total),
+    done: num(r.done),
+  };
+}
+
+/** Queues newest first; archived ones only when asked. */
+export async function listQueues(db: Db, opts: { archived?: boolean } = {}): Promise<QueueJson[]> {
+  const rows = await execRows<QueueRow>(
+    db,
+    sql`SELECT ${queueColumns} FROM review_queues q WHERE ${opts.archived ? sql`q.archived_at IS NOT NULL` : sql`q.archived_at IS NULL`} ORDER BY q.id DESC LIMIT 500`,
+  );
+  return rows.map(toQueueJson);
+}
+
+async function getQueueSummary(db: Db, id: number): Promise<QueueJson | null> {
+  const [row] = await execRows<QueueRow>(db, sql`SELECT ${queueColumns} FROM review_queues q WHERE q.id = ${id}`);
+  return row ? toQueueJson(row) : null;
+}
+
+/** The latest counting decision of each done member, with who made it. */
+const LATEST_DECISIONS = (queueId: number) => sql`
+  SELECT DISTINCT ON (qi.task_id) qi.task_id, r.user_id, r.created_at, r.decision,
+    coalesce(u.email, (SELECT a.actor_label FROM audit_log a WHERE a.action = 'review' AND a.at = r.created_at
+      AND a.target_type = 'task' AND a.target_id = r.task_id::text LIMIT 1), 'unknown') AS reviewer
+  FROM queue_items qi
+  JOIN reviews r ON r.task_id = qi.task_id AND r.created_at >= qi.added_at AND r.decision <> 'skip'
+  LEFT JOIN users u ON u.id = r.user_id
+  WHERE qi.queue_id = ${queueId}
+  ORDER BY qi.task_id, r.id DESC`;
+
+export async function getQueueProgress(db: Db, queueId: number): Promise<QueueProgressJson> {
+  const [totals] = await execRows<{ total: number; reserved: number }>(
+    db,
+    sql`SELECT (SELECT count(*) FROM queue_items WHERE queue_id = ${queueId})::int AS total,
+          (SELECT count(*) FROM queue_reservations qr WHERE qr.queue_id = ${queueId} AND qr.expires_at > now()
+            AND NOT EXISTS (SELECT 1 FROM queue_items qi WHERE qi.queue_id = qr.queue_id AND qi.task_id = qr.task_id AND ${DONE}))::int AS reserved`,
+  );
+  const by = await execRows<{ reviewer: string; done: number }>(
+    db,
+    sql`SELECT d.reviewer, count(*)::int AS done FROM (${LATEST_DECISIONS(queueId)}) d GROUP BY d.reviewer ORDER BY 2 DESC, 1`,
+  );
+  const total = num(totals?.total);
+  const done = by.reduce((s, r) => s + num(r.done), 0);
+  return { total, done, left: total - done, reserved: num(totals?.reserved), by_reviewer: by.map((r) => ({ reviewer: r.reviewer, done: num(r.done) })) };
+}
+
+/** A queue with its progress and, for `actor`, what they decided (for going back) and skipped. */
+export async function getQueue(db: Db, queueId: number, actor: Actor): Promise<QueueDetailJson | null> {
+  const queue = await getQueueSummary(db, queueId);
+  if (!queue) return null;
+  const progress = await getQueueProgress(db, queueId);
+  const mine = actor.userId
+    ? await execRows<{ task_id: number; ext_id: string; decision: ReviewDecision }>(
+        db,
+        sql`SELECT d.task_id, t.ext_id, d.decision FROM (${LATEST_DECISIONS(queueId)}) d JOIN tasks t ON t.id = d.task_id
+            WHERE d.user_id = ${actor.userId} ORDER BY d.created_at DESC LIMIT 200`,
+      )
+    : [];
+  const [skips] = await execRows<{ n: number }>(
+    db,
+    sql`SELECT count(*)::int AS n FROM queue_skips s JOIN queue_items qi ON qi.queue_id = s.queue_id AND qi.task_id = s.task_id
+        WHERE s.queue_id = ${queueId} AND s.holder = ${actor.id} AND NOT ${DONE}`,
+  );
+  const history = mine.map((r) => ({ id: num(r.task_id), task_id: r.ext_id, decision: r.decision })).reverse();
+  return { ...queue, progress, mine: { done: history.length, history, skipped: num(skips?.n) } };
+}
+
+type SlotRow = { task_id: number; ext_id: string; position: number; expires_at: string };
+const toSlot = (r: SlotRow): QueueSlotJson => ({ task_id: num(r.task_id), ext_id: r.ext_id, position: num(r.position), expires_at: iso(r.expires_at) });
+
+/**
+ * The actor's task in the queue, reserved for them (and with `prefetch`, the one after).
+ *
+ * Their live reservations of members not yet done come back first, oldest first, so a reload or a
+ * second tab gets the same task and the prefetched one becomes the next. Missing ones are taken
+ * from the first members in queue order that are not done, not skipped by the actor and not held
+ * by someone else: `FOR NO KEY UPDATE SKIP LOCKED` keeps concurrent reviewers off each other's candidates,
+ * and the upsert on the reservation's primary key takes a member only when nobody holds it (or the
+ * hold expired), so two reviewers never get the same task even when their snapshots overlap.
+ */
+export async function nextInQueue(db: Db, queueId: number, actor: Actor, opts: { prefetch?: boolean } = {}): Promise<QueueNextJson | null> {
+  const want = opts.prefetch ? MAX_HELD : 1;
+  return db.transaction(async (tx) => {
+    const [queue] = await execRows<{ minutes: number; archived: boolean }>(
+      tx,
+      sql`SELECT reservation_minutes AS minutes, archived_at IS NOT NULL AS archived FROM review_queues WHERE id = ${queueId}`,
+    );
+    if (!queue) return null;
+    // Done members and lapsed holds of this reviewer go; the others' rows are theirs to clean.
+    await tx.execute(sql`DELETE FROM queue_reservations qr USING queue_items qi
+      WHERE qr.queue_id = ${queueId} AND qr.holder = ${actor.id} AND qi.queue_id = qr.queue_id AND qi.task_id = qr.task_id
+        AND (qr.expires_at <= now() OR ${DONE})`);
+    const held = async () => {
+      const rows = await execRows<SlotRow & { reserved_at: string }>(
+        tx,
+        sql`UPDATE queue_reservations qr SET expires_at = now() + make_interval(mins => ${num(queue.minutes)})
+            FROM queue_items qi, tasks t
+            WHERE qr.queue_id = ${queueId} AND qr.holder = ${actor.id} AND qi.queue_id = qr.queue_id AND qi.task_id = qr.task_id AND t.id = qr.task_id
+            RETURNING qr.task_id, t.ext_id, qi.position, qr.expires_at, qr.reserved_at`,
+      );
+      // Oldest hold first: the task prefetched as "upcoming" is the next "current".
+      return rows.sort((a, b) => iso(a.reserved_at).localeCompare(iso(b.reserved_at)) || num(a.position) - num(b.position));
+    };
+    let mine = await held();
+    // An archived queue hands out nothing new; what a reviewer holds stays theirs to finish.
+    for (let attempt = 0; attempt < 3 && mine.length < want && !queue.archived; attempt++) {
+      const need = want - mine.length;
+      const taken = await execRows<{ task_id: number }>(
+        tx,
+        sql`WITH candidates AS (
+              SELECT qi.queue_id, qi.task_id FROM queue_items qi
+              WHERE qi.queue_id = ${queueId} AND NOT ${DONE}
+                AND NOT EXISTS (SELECT 1 FROM queue_skips s WHERE s.queue_id = qi.queue_id AND s.task_id = qi.task_id AND s.holder = ${actor.id})
+                AND NOT EXISTS (SELECT 1 FROM queue_reservations r WHERE r.queue_id = qi.queue_id AND r.task_id = qi.task_id
+                                AND (r.expires_at > now() OR r.holder = ${actor.id}))
+              ORDER BY qi.position, qi.task_id
+              LIMIT ${need}
+              FOR NO KEY UPDATE OF qi SKIP LOCKED
+            )
+            INSERT INTO queue_reservations (queue_id, task_id, holder, holder_label, reserved_at, expires_at)
+            SELECT c.queue_id, c.task_id, ${actor.id}, ${actor.label}, clock_timestamp(), now() + make_interval(mins => ${num(queue.minutes)})
+            FROM candidates c
+            ON CONFLICT (queue_id, task_id) DO UPDATE
+              SET holder = excluded.holder, holder_label = excluded.holder_label, reserved_at = excluded.reserved_at, expires_at = excluded.expires_at
+              WHERE queue_reservations.expires_at <= now()
+            RETURNING task_id`,
+      );
+      mine = await held();
+      // Nothing left to take (or all of it lost to others: another round sees their holds).
+      if (taken.length === need) break;
+      if (taken.length === 0 && attempt > 0) break;
+    }
+    const [counts] = await execRows<{ left: number; skipped: number }>(
+      tx,
+      sql`SELECT count(*) FILTER (WHERE NOT ${DONE})::int AS left,
+                 count(*) FILTER (WHERE NOT ${DONE} AND EXISTS (SELECT 1 FROM queue_skips s WHERE s.queue_id = qi.queue_id AND s.task_id = qi.task_id AND s.holder = ${actor.id}))::int AS skipped
+          FROM queue_items qi WHERE qi.queue_id = ${queueId}`,
+    );
+    const [current, upcoming] = mine.map(toSlot);
+    return { queue_id: queueId, current: current ?? null, upcoming: upcoming ?? null, left: num(counts?.left), skipped: num(counts?.skipped) };
+  });
+}
+
+/** Gives back the actor's holds (one task, or all); `forgetSkips` also lets skipped members come back. */
+export async function releaseReservation(db: Db, queueId: number, actor: Actor, opts: { taskId?: number; forgetSkips?: boolean } = {}): Promise<number> {
+  return db.transaction(async (tx) => {
+    const released = await tx
+      .delete(queueReservations)
+      .where(
+        and(
+          eq(queueReservations.queueId, queueId),
+          eq(queueReservations.holder, actor.id),
+          opts.taskId === undefined ? undefined : eq(queueReservations.taskId, opts.taskId),
+        ),
+      )
+      .returning({ taskId: queueReservations.taskId });
+    if (opts.forgetSkips) await tx.delete(queueSkips).where(and(eq(queueSkips.queueId, queueId), eq(queueSkips.holder, actor.id)));
+    if (released.length > 0 || opts.forgetSkips) {
+      await recordAudit(tx, {
+        actorId: actor.userId,
+        actorLabel: actor.label,
+        action: "queue.release",
+        targetType: "queue",
+        targetId: String(queueId),
+        details: { task_ids: released.map((r) => r.taskId), forget_skips: opts.forgetSkips ?? false },
+      });
+    }
+    return released.length;
+  });
+}
+
+/** Skips a member for this reviewer: their hold is released and it is not handed to them again. */
+export async function skipInQueue(db: Db, queueId: number, taskId: number, actor: Actor): Promise<boolean> {
+  return db.transaction(async (tx) => {
+    const [member] = await tx
+      .select({ taskId: queueItems.taskId })
+      .from(queueItems)
+      .where(and(eq(queueItems.queueId, queueId), eq(queueItems.taskId, taskId)));
+    if (!member) return false;
+    await tx
+      .delete(queueReservations)
+      .where(and(eq(queueReservations.queueId, queueId), eq(queueReservations.taskId, taskId), eq(queueReservations.holder, actor.id)));
+    await tx.insert(queueSkips).values({ queueId, taskId, holder: actor.id }).onConflictDoNothing();
+    await recordAudit(tx, { actorId: actor.userId, actorLabel: actor.label, action: "queue.skip", targetType: "task", targetId: String(taskId), details: { queue_id: queueId } });
+    return true;
+  });
+}
+
+/** Archives (or restores) a queue: archived queues hand out no new tasks. */
+export async function setQueueArchived(db: Db, queueId: number, archived: boolean, actor: Actor): Promise<QueueJson | null> {
+  return db.transaction(async (tx) => {
+    const rows = await tx
+      .update(reviewQueues)
+      .set({ archivedAt: archived ? sql`now()` : null })
+      .where(eq(reviewQueues.id, queueId))
+      .returning({ id: reviewQueues.id });
+    if (rows.length === 0) return null;
+    await recordAudit(tx, { actorId: actor.userId, actorLabel: actor.label, action: archived ? "queue.archive" : "queue.restore", targetType: "queue", targetId: String(queueId) });
+    return getQueueSummary(tx as unknown as Db, queueId);
+  });
+}
+
+/** A member's state for the review screen: who holds it and whether it is done. */
+export async function getMemberState(db: Db, queueId: number, taskId: number): Promise<{ reservedBy: string | null; done: boolean } | null> {
+  const [row] = await execRows<{ reserved_by: string | null; done: boolean }>(
+    db,
+    sql`SELECT (SELECT qr.holder_label FROM queue_reservations qr WHERE qr.queue_id = qi.queue_id AND qr.task_id = qi.task_id AND qr.expires_at > now()) AS reserved_by,
+               ${DONE} AS done
+        FROM queue_items qi WHERE qi.queue_id = ${queueId} AND qi.task_id = ${taskId}`,
+  );
+  return row ? { reservedBy: row.reserved_by, done: Boolean(row.done) } : null;
+}
