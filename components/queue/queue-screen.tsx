@@ -6,6 +6,7 @@ import { useRouter } from "next/navigation";
 import { useEffect, useRef, useState } from "react";
 import { buttonClass, FormError, linkButtonClass } from "@/components/auth/form-controls";
 import { VisibleText } from "@/components/code/visible-text";
+import { FlagButton } from "@/components/flags/flag-button";
 import { DecisionBar } from "@/components/review/decision-bar";
 import { TaskHeader } from "@/components/task/task-header";
 import { Kbd } from "@/components/ui/kbd";
@@ -139,8 +140,7 @@ export function QueueScreen({ initial }: QueueScreenProps) {
                   <span className="rounded bg-accent-soft px-1.5 py-0.5 font-medium text-accent">Held for you</span>
                 )}
                 {data.done && !revising && <span className="rounded bg-warn-soft px-1.5 py-0.5 text-warn">Someone decided this task meanwhile</span>}
-                {/* FLAGS: mount <FlagButton taskId={data.task.id} /> (components/flags/flag-button.tsx, hotkey f) here. */}
-                <span data-slot="flag-button" />
+                <FlagButton taskId={data.task.id} hotkey className="ml-auto" />
               </div>
               <TaskHeader task={data.task} />
               <DecisionBar

@@ -13,6 +13,7 @@ import { nextSort, parseSort } from "./columns";
 import { cursorOffset, offsetCursor } from "./cursor";
 import { FilterError } from "./filter-error";
 import { Pagination } from "./pagination";
+import { ReviewThese } from "@/components/queue/review-these";
 import { BulkAction } from "./bulk-action";
 import { SavedViewsMenu } from "./saved-views-menu";
 import { TaskFilters } from "./task-filters";
@@ -90,6 +91,7 @@ export function TaskBrowser({ canReview = false, isAdmin = false }: TaskBrowserP
   const toolbar = (
     <>
       {filter && <SavedViewsMenu search={search} current={taskFilterToSearch({ ...filter, cursor: undefined })} canSave={canReview} isAdmin={isAdmin} />}
+      {canReview && filter && <ReviewThese search={taskFilterToSearch({ ...filter, cursor: undefined })} />}
       {canReview && filter && <BulkAction search={search} enabled={hasCondition(filter)} />}
       {pager}
     </>
