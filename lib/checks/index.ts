@@ -6,6 +6,7 @@ import type { Db } from "@/db/client";
 import { recordAudit } from "@/db/queries/audit";
 import { acceptedTaskIds, findRun, loadTasks, loadTrials, runHasValidation, withNeighbours, writeFindings } from "@/db/queries/checks";
 import { FLAG_RULES, type FlagRule } from "@/lib/domain";
+import type { Finding } from "@/lib/flags/types";
 import { Lru } from "@/lib/rounds/lru";
 import { evaluate } from "./evaluate";
 import { RULE_MODULES } from "./rules";
@@ -20,6 +21,8 @@ export interface CheckOptions {
   batchSize?: number;
   actor?: { id: string | null; label: string };
   onProgress?: (done: number) => void;
+  /** every finding, as evaluated (the bench compares them across versions) */
+  onFindings?: (findings: readonly Finding[]) => void;
 }
 
 export interface CheckSummary {
@@ -82,6 +85,7 @@ export async function runChecks(db: Db, opts: CheckOptions): Promise<CheckSummar
       findings.push(...found);
     }
     const evaluated = [...tasks.values()].filter((t) => ids.includes(t.id)).map((t) => ({ id: t.id, contentHash: t.contentHash }));
+    opts.onFindings?.(findings);
     const w = await writeFindings(db, evaluated, ruleIds, findings);
     total.tasks += evaluated.length;
     total.inserted += w.inserted;
