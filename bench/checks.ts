@@ -19,6 +19,8 @@ const { values: args } = parseArgs({
     run: { type: "string" },
     rounds: { type: "string", default: "1" },
     "skip-full": { type: "boolean", default: false },
+    /** checker threads (default: one per core) */
+    threads: { type: "string" },
     /** write every finding of the full check (sorted, one JSON a line) to compare versions */
     dump: { type: "string" },
   },
@@ -39,16 +41,17 @@ async function main() {
     const [run] = await findRun(database.db, args.run);
     if (!run) throw new Error(`no run named ${args.run}`);
     const load = os.loadavg().map((x) => x.toFixed(2));
+    const threads = args.threads === undefined ? undefined : Number(args.threads);
     const found: string[] = [];
     const onFindings = (fs: readonly Finding[]) => {
       for (const f of fs) found.push(JSON.stringify({ task: f.taskId, rule: f.rule, severity: f.severity, message: f.message, evidence: f.evidence }));
     };
-    const full = args["skip-full"] ? null : await timed(() => runChecks(database.db, { runId: run.id, onFindings }));
+    const full = args["skip-full"] ? null : await timed(() => runChecks(database.db, { runId: run.id, onFindings, threads }));
     if (args.dump) fs.writeFileSync(args.dump, `${found.sort().join("\n")}\n`);
     const [last] = await execRows<{ r: number }>(database.db, sql`SELECT max(round) AS r FROM tasks WHERE run_id = ${run.id}`);
     const from = Number(last?.r ?? 0) - Number(args.rounds) + 1;
     const ids = (await execRows<{ id: number }>(database.db, sql`SELECT id FROM tasks WHERE run_id = ${run.id} AND round >= ${from}`)).map((r) => Number(r.id));
-    const incremental = await timed(() => runChecks(database.db, { runId: run.id, taskIds: ids }));
+    const incremental = await timed(() => runChecks(database.db, { runId: run.id, taskIds: ids, threads }));
     const out = {
       run: run.name,
       load_before: load,

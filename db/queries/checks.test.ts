@@ -86,6 +86,19 @@ describe.each(BACKENDS)("consistency checks on %s", (backend) => {
     expect(audit?.details.counts).toEqual(s.counts);
   }, 300_000);
 
+  test("checker threads, small batches (parents in earlier batches) and inline give the same findings", async () => {
+    const dump = async (threads: number, batchSize: number) => {
+      const out: string[] = [];
+      const s = await runChecks(database.db, { runId, threads, batchSize, onFindings: (fs) => out.push(...fs.map((f) => JSON.stringify(f))) });
+      expect(s.inserted).toBe(0);
+      return out.sort();
+    };
+    const inline = await dump(0, 400);
+    expect(inline.length).toBeGreaterThanOrEqual(3);
+    expect(await dump(2, 7)).toEqual(inline);
+    expect(await dump(0, 3)).toEqual(inline);
+  }, 300_000);
+
   test("changed content is evaluated again: the old flag stays with the old content and stops counting", async () => {
     // missing-validation reads no trial, so it fires again on the new content.
     const [f] = await flags(sql`rule = 'missing-validation' AND status = 'open'`);
