@@ -3,6 +3,7 @@
 // process, nothing cached), then the incremental check an import of one round triggers (the
 // last round's tasks with their parents and children). Writes flags (idempotent: a rerun adds
 // none). CPU time is reported beside wall time, since the machine is shared.
+import fs from "node:fs";
 import os from "node:os";
 import { parseArgs } from "node:util";
 import { sql } from "drizzle-orm";
@@ -10,6 +11,7 @@ import { execRows } from "@/db/client";
 import { openDatabase } from "@/db/client";
 import { findRun } from "@/db/queries/checks";
 import { runChecks } from "@/lib/checks";
+import type { Finding } from "@/lib/flags/types";
 
 const { values: args } = parseArgs({
   options: {
@@ -17,6 +19,10 @@ const { values: args } = parseArgs({
     run: { type: "string" },
     rounds: { type: "string", default: "1" },
     "skip-full": { type: "boolean", default: false },
+    /** checker threads (default: one per core) */
+    threads: { type: "string" },
+    /** write every finding of the full check (sorted, one JSON a line) to compare versions */
+    dump: { type: "string" },
   },
 });
 
@@ -35,11 +41,17 @@ async function main() {
     const [run] = await findRun(database.db, args.run);
     if (!run) throw new Error(`no run named ${args.run}`);
     const load = os.loadavg().map((x) => x.toFixed(2));
-    const full = args["skip-full"] ? null : await timed(() => runChecks(database.db, { runId: run.id }));
+    const threads = args.threads === undefined ? undefined : Number(args.threads);
+    const found: string[] = [];
+    const onFindings = (fs: readonly Finding[]) => {
+      for (const f of fs) found.push(JSON.stringify({ task: f.taskId, rule: f.rule, severity: f.severity, message: f.message, evidence: f.evidence }));
+    };
+    const full = args["skip-full"] ? null : await timed(() => runChecks(database.db, { runId: run.id, onFindings, threads }));
+    if (args.dump) fs.writeFileSync(args.dump, `${found.sort().join("\n")}\n`);
     const [last] = await execRows<{ r: number }>(database.db, sql`SELECT max(round) AS r FROM tasks WHERE run_id = ${run.id}`);
     const from = Number(last?.r ?? 0) - Number(args.rounds) + 1;
     const ids = (await execRows<{ id: number }>(database.db, sql`SELECT id FROM tasks WHERE run_id = ${run.id} AND round >= ${from}`)).map((r) => Number(r.id));
-    const incremental = await timed(() => runChecks(database.db, { runId: run.id, taskIds: ids }));
+    const incremental = await timed(() => runChecks(database.db, { runId: run.id, taskIds: ids, threads }));
     const out = {
       run: run.name,
       load_before: load,

@@ -16,10 +16,13 @@ export function registerCheck(program: Command): void {
     .option("--run <name>", "only this run")
     .option("--rule <id>", `only this rule (${FLAG_RULES.join(", ")})`)
     .option("--truth <file>", "compare the flags with a ground-truth truth.jsonl: precision and recall per rule")
+    .option("--threads <n>", "checker threads (default: one per core; 0 checks in the main thread)")
     .option("--json", "machine-readable output")
-    .action(async (o: { run?: string; rule?: string; truth?: string; json?: boolean }) => {
+    .action(async (o: { run?: string; rule?: string; truth?: string; threads?: string; json?: boolean }) => {
       if (o.rule !== undefined && !(FLAG_RULES as readonly string[]).includes(o.rule)) throw new CliError(`unknown rule "${o.rule}" (one of ${FLAG_RULES.join(", ")})`);
       const rules = o.rule ? [o.rule as FlagRule] : undefined;
+      const threads = o.threads === undefined ? undefined : Number(o.threads);
+      if (threads !== undefined && !(Number.isInteger(threads) && threads >= 0 && threads <= 64)) throw new CliError(`--threads must be a whole number from 0 to 64, not "${o.threads}"`);
       const truth = o.truth ? parseTruthFile(o.truth) : null;
       await withDatabase(async ({ db }) => {
         const runs = await findRun(db, o.run);
@@ -30,6 +33,7 @@ export function registerCheck(program: Command): void {
           const summary = await runChecks(db, {
             runId: run.id,
             rules,
+            threads,
             onProgress: o.json ? undefined : (n) => process.stderr.write(`\rcheck ${run.name}: ${n} tasks`),
           });
           if (!o.json) process.stderr.write("\n");

@@ -101,4 +101,24 @@ describe.each(BACKENDS)("consistency checks on %s", (backend) => {
     expect(mine.filter((x) => x.rule === "missing-validation" && x.content_hash === t?.content_hash)).toHaveLength(1);
     expect(Number(t?.open_flags)).toBe(mine.filter((x) => x.status === "open" && x.content_hash === t?.content_hash).length);
   }, 300_000);
+
+  test("checker threads, small batches (parents in earlier batches) and inline give the same findings", async () => {
+    // Every child's tests as its parent's: verifier-not-updated, a rule that reads the parent,
+    // fires on each child whose solution changed (runs last: it rewrites the run's files).
+    await database.db.execute(
+      sql`UPDATE task_files c SET blob_hash = p.blob_hash FROM tasks t, task_files p
+          WHERE c.task_id = t.id AND p.task_id = t.parent_id AND p.path = c.path AND c.path LIKE 'tests/%' AND t.run_id = ${runId}`,
+    );
+    // New content, new hash (what readings are cached by).
+    await database.db.execute(sql`UPDATE tasks SET content_hash = content_hash || '-t' WHERE run_id = ${runId} AND parent_id IS NOT NULL`);
+    const dump = async (threads: number, batchSize: number) => {
+      const out: string[] = [];
+      await runChecks(database.db, { runId, threads, batchSize, onFindings: (fs) => out.push(...fs.map((f) => JSON.stringify(f))) });
+      return out.sort();
+    };
+    const inline = await dump(0, 400);
+    expect(inline.filter((f) => f.includes('"rule":"verifier-not-updated"')).length).toBeGreaterThan(10);
+    expect(await dump(2, 7)).toEqual(inline);
+    expect(await dump(0, 3)).toEqual(inline);
+  }, 300_000);
 });

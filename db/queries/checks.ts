@@ -56,34 +56,71 @@ interface TaskRow {
   parent_id: number | null;
 }
 
-/** Tasks with their text files (instruction, task.toml, solution, tests, environment). */
-export async function loadTasks(db: Db, ids: readonly number[]): Promise<CheckTask[]> {
-  if (ids.length === 0) return [];
-  const rows = await execRows<TaskRow>(db, sql`SELECT id, ext_id, status, content_hash, parent_id FROM tasks WHERE id = ANY(${intArray(ids)}) ORDER BY id`);
+/** Accepted tasks of a run (how many a full check reads). */
+export async function countAccepted(db: Db, runId: number): Promise<number> {
+  const [row] = await execRows<{ n: number }>(db, sql`SELECT count(*) AS n FROM tasks WHERE run_id = ${runId} AND status = 'accepted'`);
+  return Number(row?.n ?? 0);
+}
+
+/**
+ * A batch of tasks to check and their parents, in two queries, with only the files the rules
+ * read: instruction.md, tests/…, solution/… (text of solve.sh only: the other solution files
+ * count by their hash), and environment/… for the checked tasks (a parent's is never read).
+ */
+export async function loadBatch(db: Db, ids: readonly number[]): Promise<{ tasks: CheckTask[]; parents: CheckTask[] }> {
+  if (ids.length === 0) return { tasks: [], parents: [] };
+  const rows = await execRows<TaskRow>(
+    db,
+    sql`SELECT id, ext_id, status, content_hash, parent_id FROM tasks
+        WHERE id = ANY(${intArray(ids)}) OR id IN (SELECT parent_id FROM tasks WHERE id = ANY(${intArray(ids)}) AND parent_id IS NOT NULL)
+        ORDER BY id`,
+  );
+  const all = rows.map((r) => Number(r.id));
   const files = await execRows<{ task_id: number; path: string; blob_hash: string; content: string }>(
     db,
     // Binary and large files come with their path only: a data file is told by being there.
-    sql`SELECT f.task_id, f.path, f.blob_hash, CASE WHEN b.encoding = 'utf8' AND f.size <= ${MAX_TEXT_FILE} THEN b.content ELSE '' END AS content
+    sql`SELECT f.task_id, f.path, f.blob_hash,
+               CASE WHEN b.encoding = 'utf8' AND f.size <= ${MAX_TEXT_FILE} AND (f.path NOT LIKE 'solution/%' OR f.path = 'solution/solve.sh') THEN b.content ELSE '' END AS content
         FROM task_files f JOIN blobs b ON b.hash = f.blob_hash
-        WHERE f.task_id = ANY(${intArray(ids)})
-          AND (f.path IN ('instruction.md', 'task.toml') OR f.path LIKE 'solution/%' OR f.path LIKE 'tests/%' OR f.path LIKE 'environment/%')`,
+        WHERE f.task_id = ANY(${intArray(all)})
+          AND (f.path = 'instruction.md' OR f.path LIKE 'solution/%' OR f.path LIKE 'tests/%'
+               OR (f.path LIKE 'environment/%' AND f.task_id = ANY(${intArray(ids)})))`,
   );
   const byTask = new Map<number, Map<string, CheckFile>>();
   for (const f of files) {
     const id = Number(f.task_id);
     let m = byTask.get(id);
     if (!m) byTask.set(id, (m = new Map()));
-    // NUL bytes are stored escaped; the rules only read text, so the escape can stay.
     m.set(f.path, { path: f.path, hash: f.blob_hash, text: f.content });
   }
-  return rows.map((r) => ({
-    id: Number(r.id),
-    extId: r.ext_id,
-    status: r.status,
-    contentHash: r.content_hash,
-    parentId: r.parent_id === null ? null : Number(r.parent_id),
-    files: byTask.get(Number(r.id)) ?? new Map(),
-  }));
+  const wanted = new Set(ids);
+  const tasks: CheckTask[] = [];
+  const parents: CheckTask[] = [];
+  const parentIds = new Set<number>();
+  for (const r of rows) {
+    const t: CheckTask = {
+      id: Number(r.id),
+      extId: r.ext_id,
+      status: r.status,
+      contentHash: r.content_hash,
+      parentId: r.parent_id === null ? null : Number(r.parent_id),
+      files: byTask.get(Number(r.id)) ?? new Map(),
+    };
+    if (wanted.has(t.id)) {
+      tasks.push(t);
+      if (t.parentId !== null) parentIds.add(t.parentId);
+    }
+  }
+  const ownById = new Map(tasks.map((t) => [t.id, t]));
+  for (const r of rows) {
+    const id = Number(r.id);
+    if (!parentIds.has(id)) continue;
+    const own = ownById.get(id);
+    parents.push(
+      own ?? { id, extId: r.ext_id, status: r.status, contentHash: r.content_hash, parentId: r.parent_id === null ? null : Number(r.parent_id), files: byTask.get(id) ?? new Map() },
+    );
+  }
+  return { tasks, parents };
 }
 
 /**

@@ -1,16 +1,24 @@
 // Server only: the verifier-consistency checks (FORMATS.md § Checks) over a run, or over some of
-// its tasks and their neighbours (parent, children). Tasks are read in batches in id order, so a
-// paper-scale run never sits in memory; parents are kept in a small cache across batches.
+// its tasks and their neighbours (parent, children). Tasks are read in batches in id order (a
+// parent comes before its children), so a paper-scale run never sits in memory. The main thread
+// only loads batches and writes findings; analysing and evaluating a batch (batch.ts) runs in
+// checker threads, several batches in flight, when there is enough work to pay for starting them.
+import os from "node:os";
 import { CLI_ACTOR } from "@/lib/auth/actor";
 import type { Db } from "@/db/client";
 import { recordAudit } from "@/db/queries/audit";
-import { acceptedTaskIds, findRun, loadTasks, loadTrials, runHasValidation, withNeighbours, writeFindings } from "@/db/queries/checks";
+import { acceptedTaskIds, countAccepted, findRun, loadBatch, loadTrials, runHasValidation, withNeighbours, writeFindings } from "@/db/queries/checks";
 import { FLAG_RULES, type FlagRule } from "@/lib/domain";
-import { Lru } from "@/lib/rounds/lru";
-import { evaluate } from "./evaluate";
+import type { Finding } from "@/lib/flags/types";
+import { mapOrdered } from "@/lib/ingest/pool";
+import { ThreadPool } from "@/lib/ingest/threads";
+import { checkJob, type CheckJob } from "./batch";
 import { RULE_MODULES } from "./rules";
-import type { AnalysedTask } from "./types";
-import { analyseTask } from "./verifier";
+
+const CHECK_ENTRY = new URL("./check-worker.ts", import.meta.url);
+
+/** Fewer tasks than this are checked inline: starting a thread (tsx, grammars) costs ≈ 1 s. */
+const MIN_THREADED_TASKS = 300;
 
 export interface CheckOptions {
   runId: number;
@@ -18,8 +26,12 @@ export interface CheckOptions {
   taskIds?: readonly number[];
   rules?: readonly FlagRule[];
   batchSize?: number;
+  /** checker threads (default: one per core; inline inside the Next server and for small checks); 0 checks in the calling thread */
+  threads?: number;
   actor?: { id: string | null; label: string };
   onProgress?: (done: number) => void;
+  /** every finding, as evaluated (the bench compares them across versions) */
+  onFindings?: (findings: readonly Finding[]) => void;
 }
 
 export interface CheckSummary {
@@ -33,74 +45,88 @@ export interface CheckSummary {
   durationMs: number;
 }
 
+export function defaultCheckThreads(): number {
+  // The server's bundle cannot start a TypeScript worker (as the upload route's import, it reads inline).
+  if (process.env.NEXT_RUNTIME) return 0;
+  return Math.max(1, Math.min(8, os.availableParallelism()));
+}
+
 export async function runChecks(db: Db, opts: CheckOptions): Promise<CheckSummary> {
   const started = Date.now();
   const rules = opts.rules && opts.rules.length > 0 ? RULE_MODULES.filter((r) => opts.rules?.includes(r.id)) : RULE_MODULES;
   const ruleIds = rules.map((r) => r.id);
-  const needStatic = rules.some((r) => r.needs !== "trials");
   const [run] = (await findRun(db, undefined)).filter((r) => r.id === opts.runId);
   if (!run) throw new Error(`no run with id ${opts.runId}`);
   const hasValidation = await runHasValidation(db, opts.runId);
   const counts: Record<string, number> = Object.fromEntries(ruleIds.map((r) => [r, 0]));
   const total = { tasks: 0, inserted: 0, resolved: 0, reopened: 0 };
-  const analysed = new Lru<number, AnalysedTask>(3000);
-  const batchSize = opts.batchSize ?? 400;
+  const batchSize = opts.batchSize ?? 200;
 
-  // Tasks whose solution was read (a task first read as a parent was not).
-  const withSolution = new Set<number>();
-  const analyse = async (ids: readonly number[], asParent: boolean): Promise<Map<number, AnalysedTask>> => {
-    const out = new Map<number, AnalysedTask>();
-    const missing = ids.filter((id) => {
-      const hit = analysed.get(id);
-      const usable = hit && (asParent || hit.parentId === null || withSolution.has(id));
-      if (usable) out.set(id, hit);
-      return !usable;
-    });
-    for (const t of await loadTasks(db, missing)) {
-      const readSolution = !asParent && t.parentId !== null && ruleIds.includes("unverified-step");
-      const a = needStatic ? await analyseTask(t, { solution: readSolution }) : { ...t, verifier: { files: [], pythonFiles: [], tests: [], asserts: 0, paths: [] }, solution: null };
-      if (readSolution) withSolution.add(t.id);
-      else withSolution.delete(t.id);
-      analysed.set(t.id, a);
-      out.set(t.id, a);
+  const selected = opts.taskIds ? await withNeighbours(db, opts.runId, opts.taskIds) : null;
+  const pending = selected ? selected.length : await countAccepted(db, opts.runId);
+  const threads = opts.threads ?? (pending >= MIN_THREADED_TASKS ? defaultCheckThreads() : 0);
+
+  async function* batches(): AsyncGenerator<number[]> {
+    if (selected) {
+      for (let i = 0; i < selected.length; i += batchSize) yield selected.slice(i, i + batchSize);
+      return;
     }
-    return out;
-  };
-
-  const checkBatch = async (ids: readonly number[]) => {
-    const tasks = await analyse(ids, false);
-    const parentIds = [...new Set([...tasks.values()].map((t) => t.parentId).filter((p): p is number => p !== null))];
-    const parents = needStatic ? await analyse(parentIds, true) : new Map<number, AnalysedTask>();
-    const trials = await loadTrials(db, ids);
-    const findings = [];
-    for (const id of ids) {
-      const task = tasks.get(id);
-      if (!task) continue;
-      const parent = task.parentId === null ? null : (parents.get(task.parentId) ?? null);
-      const found = evaluate({ task, parent, trials: trials.get(id) ?? [], runHasValidation: hasValidation }, rules);
-      for (const f of found) counts[f.rule] = (counts[f.rule] ?? 0) + 1;
-      findings.push(...found);
-    }
-    const evaluated = [...tasks.values()].filter((t) => ids.includes(t.id)).map((t) => ({ id: t.id, contentHash: t.contentHash }));
-    const w = await writeFindings(db, evaluated, ruleIds, findings);
-    total.tasks += evaluated.length;
-    total.inserted += w.inserted;
-    total.resolved += w.resolved;
-    total.reopened += w.reopened;
-    opts.onProgress?.(total.tasks);
-  };
-
-  if (opts.taskIds) {
-    const ids = await withNeighbours(db, opts.runId, opts.taskIds);
-    for (let i = 0; i < ids.length; i += batchSize) await checkBatch(ids.slice(i, i + batchSize));
-  } else {
     let after = 0;
     for (;;) {
       const ids = await acceptedTaskIds(db, opts.runId, after, batchSize);
-      if (ids.length === 0) break;
-      await checkBatch(ids);
+      if (ids.length === 0) return;
+      yield ids;
       after = ids[ids.length - 1] ?? after;
     }
+  }
+  async function* jobs(): AsyncGenerator<CheckJob> {
+    for await (const ids of batches()) {
+      const { tasks, parents } = await loadBatch(db, ids);
+      const trials = await loadTrials(db, ids);
+      yield { tasks, parents, trials, rules: ruleIds, runHasValidation: hasValidation };
+    }
+  }
+
+  // One single-thread pool per thread, so that a lineage stays on one thread: a child goes where
+  // its parent went, and finds the parent's files already read there (seeds go round-robin).
+  const pools = Array.from({ length: threads }, () => new ThreadPool<CheckJob, Finding[]>(CHECK_ENTRY, 1));
+  const home = new Map<number, number>();
+  const assigned = pools.map(() => 0);
+  let next = 0;
+  const check = async (job: CheckJob): Promise<Finding[]> => {
+    if (pools.length === 0) return checkJob(job);
+    const parts = pools.map((): CheckJob => ({ ...job, tasks: [], parents: [], trials: new Map() }));
+    const parentById = new Map(job.parents.map((p) => [p.id, p]));
+    for (const t of job.tasks) {
+      let at = (t.parentId === null ? undefined : home.get(t.parentId)) ?? next++ % pools.length;
+      // …unless that thread is well ahead of the least loaded one (a parent read twice is cheaper).
+      const least = assigned.indexOf(Math.min(...assigned));
+      if ((assigned[at] ?? 0) > (assigned[least] ?? 0) * 1.2 + 100) at = least;
+      assigned[at] = (assigned[at] ?? 0) + 1;
+      home.set(t.id, at);
+      const part = parts[at]!;
+      part.tasks.push(t);
+      part.trials.set(t.id, job.trials.get(t.id) ?? []);
+      const parent = t.parentId === null ? undefined : parentById.get(t.parentId);
+      if (parent && !part.parents.includes(parent)) part.parents.push(parent);
+    }
+    const found = await Promise.all(parts.map((part, i) => (part.tasks.length === 0 ? [] : pools[i]!.run(part))));
+    return found.flat();
+  };
+  try {
+    const done = mapOrdered(jobs(), pools.length > 0 ? threads * 2 : 1, async (job) => ({ evaluated: job.tasks.map((t) => ({ id: t.id, contentHash: t.contentHash })), findings: await check(job) }));
+    for await (const { evaluated, findings } of done) {
+      for (const f of findings) counts[f.rule] = (counts[f.rule] ?? 0) + 1;
+      opts.onFindings?.(findings);
+      const w = await writeFindings(db, evaluated, ruleIds, findings);
+      total.tasks += evaluated.length;
+      total.inserted += w.inserted;
+      total.resolved += w.resolved;
+      total.reopened += w.reopened;
+      opts.onProgress?.(total.tasks);
+    }
+  } finally {
+    await Promise.all(pools.map((p) => p.close()));
   }
   const summary: CheckSummary = { run: run.name, ...total, counts, durationMs: Date.now() - started };
   await recordAudit(db, {
