@@ -4,10 +4,11 @@
 // (a diff line, a file line, a log line) showing what the flag names; a dismissed automatic flag
 // stays dismissed after the same content is imported again.
 import fs from "node:fs";
+import os from "node:os";
 import path from "node:path";
 import { gzipSync } from "node:zlib";
 import { expect, test, type APIRequestContext, type Page } from "@playwright/test";
-import type { FlagCountsJson, FlagJson, FlagListJson, TaskDetailJson } from "@/lib/api/types";
+import type { FlagCountsJson, FlagJson, FlagListJson, TaskDetailJson, TrialJson } from "@/lib/api/types";
 import { FLAG_RULES } from "@/lib/domain";
 import { packDirectory } from "../lib/upload/pack";
 import { E2E_DATA_DIR } from "./auth";
@@ -182,8 +183,8 @@ for (const rule of FLAG_RULES.filter((r) => r !== "parent-solution-passes")) {
  * reads at most 10 MB of a request body (Next's proxyClientMaxBodySize), and the demo run packed
  * at gzip level 1 is larger than that.
  */
-async function reuploadDemo(request: APIRequestContext, origin: string): Promise<Record<string, unknown>> {
-  const archive = gzipSync(await packDirectory(DEMO_DIR), { level: 9 });
+async function reuploadDemo(request: APIRequestContext, origin: string, dir = DEMO_DIR): Promise<Record<string, unknown>> {
+  const archive = gzipSync(await packDirectory(dir), { level: 9 });
   expect(archive.length, "the demo run must fit the proxy's 10 MB body limit").toBeLessThan(10 * 1024 * 1024);
   const res = await request.post(`/api/v1/ingest?run=${RUN}`, { data: archive, headers: { "content-type": "application/gzip", origin }, timeout: 300_000 });
   expect(res.status(), await res.text()).toBe(202);
@@ -204,7 +205,7 @@ async function reuploadDemo(request: APIRequestContext, origin: string): Promise
   return summary;
 }
 
-test("a dismissed automatic flag stays dismissed after the same run is imported again", async ({ page, request, baseURL }) => {
+test("a dismissed automatic flag stays dismissed after the same run is imported again, and after its task is checked again", async ({ page, request, baseURL }) => {
   test.setTimeout(600_000);
   await page.goto(`/flags?run=${RUN}&rule=parent-solution-passes`);
   const first = list(page).locator("tbody tr").first();
@@ -219,15 +220,42 @@ test("a dismissed automatic flag stays dismissed after the same run is imported 
   const after = (await (await request.get(`/api/v1/tasks/${flag.task_id}`)).json()) as TaskDetailJson;
   expect(after.open_flags).toBe(before.open_flags - 1);
 
-  const summary = await reuploadDemo(request, baseURL ?? "");
-  test.info().annotations.push({ type: "re-import", description: JSON.stringify(summary) });
-  const again = (await (await request.get(`/api/v1/flags/${flag.id}`)).json()) as FlagJson;
-  expect(again).toMatchObject({ status: "dismissed", resolution: "expected: the parent's step already writes what the new test reads" });
-  const task = (await (await request.get(`/api/v1/tasks/${flag.task_id}`)).json()) as TaskDetailJson;
-  expect(task.open_flags).toBe(after.open_flags);
-  // No second open flag of the rule on the task.
-  const open = (await (await request.get(`/api/v1/flags?run=${RUN}&rule=parent-solution-passes&task=${flag.task_id}&status=open`)).json()) as FlagListJson;
-  expect(open.items).toEqual([]);
+  /** The flag is still dismissed, with its reason; the task's count of open flags did not grow. */
+  const stillDismissed = async () => {
+    const again = (await (await request.get(`/api/v1/flags/${flag.id}`)).json()) as FlagJson;
+    expect(again).toMatchObject({ status: "dismissed", resolution: "expected: the parent's step already writes what the new test reads" });
+    const task = (await (await request.get(`/api/v1/tasks/${flag.task_id}`)).json()) as TaskDetailJson;
+    expect(task.open_flags).toBe(after.open_flags);
+    // No second open flag of the rule on the task.
+    const open = (await (await request.get(`/api/v1/flags?run=${RUN}&rule=parent-solution-passes&task=${flag.task_id}&status=open`)).json()) as FlagListJson;
+    expect(open.items).toEqual([]);
+  };
+
+  // The same bytes again: the import sees nothing new.
+  const same = await reuploadDemo(request, baseURL ?? "");
+  expect(same).toMatchObject({ unchanged: true, tasksUnchanged: same.candidates });
+  await stillDismissed();
+
+  // The same task content with one more trial of the parent's solution: the import checks the task
+  // again, the rule finds the same problem, and the store keeps the reviewer's dismissal.
+  const copy = fs.mkdtempSync(path.join(os.tmpdir(), "checks-e2e-"));
+  try {
+    fs.cpSync(DEMO_DIR, copy, { recursive: true });
+    const { items: trials } = (await (await request.get(`/api/v1/tasks/${flag.task_id}/trials`)).json()) as { items: TrialJson[] };
+    const trial = trials.find((t) => t.id === flag.evidence.trial_id);
+    if (!trial) throw new Error("the flag's trial is not listed");
+    const from = path.join(copy, "trials", flag.task_ext_id, trial.ext_id);
+    const to = path.join(copy, "trials", flag.task_ext_id, `${trial.ext_id}-again`);
+    fs.cpSync(from, to, { recursive: true });
+    const result = JSON.parse(fs.readFileSync(path.join(to, "result.json"), "utf8")) as Record<string, unknown>;
+    fs.writeFileSync(path.join(to, "result.json"), JSON.stringify({ ...result, id: `${String(result.id)}-again`, trial_name: `${trial.ext_id}-again` }));
+    const more = await reuploadDemo(request, baseURL ?? "", copy);
+    expect(more).toMatchObject({ trialsNew: 1 });
+    expect(more.checks, "the import checked the task again").toMatchObject({ "parent-solution-passes": expect.any(Number) });
+  } finally {
+    fs.rmSync(copy, { recursive: true, force: true });
+  }
+  await stillDismissed();
   await page.reload();
   await expect(list(page).locator(`tr[data-flag="${flag.id}"]`)).toHaveCount(0);
   await page.getByLabel("Status").selectOption("dismissed");
