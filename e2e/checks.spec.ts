@@ -251,7 +251,7 @@ test("a dismissed automatic flag stays dismissed after the same run is imported 
     fs.writeFileSync(path.join(to, "result.json"), JSON.stringify({ ...result, id: `${String(result.id)}-again`, trial_name: `${trial.ext_id}-again` }));
     const more = await reuploadDemo(request, baseURL ?? "", copy);
     expect(more).toMatchObject({ trialsNew: 1 });
-    expect(more.checks, "the import checked the task again").toMatchObject({ "parent-solution-passes": expect.any(Number) });
+    expect((more.checks as Record<string, number> | undefined)?.["parent-solution-passes"], "the import checked the task again").toBeGreaterThan(0);
   } finally {
     fs.rmSync(copy, { recursive: true, force: true });
   }
@@ -260,4 +260,8 @@ test("a dismissed automatic flag stays dismissed after the same run is imported 
   await expect(list(page).locator(`tr[data-flag="${flag.id}"]`)).toHaveCount(0);
   await page.getByLabel("Status").selectOption("dismissed");
   await expect(list(page).locator(`tr[data-flag="${flag.id}"]`)).toContainText("dismissed");
+
+  // Open again, so that a reused server (E2E reuses one outside CI) starts this spec as it was.
+  const reopen = await request.patch(`/api/v1/flags/${flag.id}`, { data: { status: "open" }, headers: { origin: baseURL ?? "" } });
+  expect(reopen.status(), await reopen.text()).toBe(200);
 });
