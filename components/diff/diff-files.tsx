@@ -2,6 +2,7 @@
 
 import { useSearchParams } from "next/navigation";
 import { useEffect, useState } from "react";
+import { DiffTarget } from "./diff-rows";
 import { parseAnchor } from "./display-rows";
 import { FileDiff } from "./file-diff";
 import { DIFF_VIEWS, type DiffFilePayload, type DiffSide, type DiffViewMode } from "./types";
@@ -24,10 +25,12 @@ export function DiffFiles({ files, from, to }: DiffFilesProps) {
     return () => window.removeEventListener("hashchange", read);
   }, []);
   return (
-    <div className="flex min-w-0 flex-col gap-3">
-      {files.map((f) => (
-        <FileDiff key={f.path} file={f} view={view} from={from} to={to} target={anchor && anchor.file === f.index ? { side: anchor.side, no: anchor.no } : null} />
-      ))}
-    </div>
+    <DiffTarget value={anchor ? `f${anchor.file}-${anchor.side}${anchor.no}` : null}>
+      <div className="flex min-w-0 flex-col gap-3">
+        {files.map((f) => (
+          <FileDiff key={f.path} file={f} view={view} from={from} to={to} target={anchor && anchor.file === f.index ? { side: anchor.side, no: anchor.no } : null} />
+        ))}
+      </div>
+    </DiffTarget>
   );
 }

@@ -1,4 +1,4 @@
-import { memo } from "react";
+import { createContext, memo, use } from "react";
 import { formatInt } from "@/lib/format/number";
 import { DiffCode } from "./diff-code";
 import { type CellSource, EXPAND_STEP, type Gap, type LineCell, lineAnchor, type SplitRow, type UnifiedRow } from "./display-rows";
@@ -7,7 +7,14 @@ const ROW_BG = { 0: "", 1: "bg-bad-soft", 2: "bg-ok-soft" } as const;
 const GUTTER_BG = { 0: "bg-surface", 1: "bg-bad-soft", 2: "bg-ok-soft" } as const;
 const SIGN = { 0: " ", 1: "−", 2: "+" } as const;
 const SIGN_CLASS = { 0: "text-faint", 1: "text-bad", 2: "text-ok" } as const;
-const target = "scroll-mt-28 target:!bg-warn-soft target:shadow-[inset_3px_0_0_var(--warn)]";
+const target =
+  "scroll-mt-28 target:!bg-warn-soft target:shadow-[inset_3px_0_0_var(--warn)] aria-[current=location]:!bg-warn-soft aria-[current=location]:shadow-[inset_3px_0_0_var(--warn)]";
+
+/**
+ * The anchor the address names (`f2-L14`), or null. Its line is highlighted through this rather
+ * than `:target` alone, which misses a line rendered after a client-side navigation.
+ */
+export const DiffTarget = createContext<string | null>(null);
 
 /** A line number's column: 2.5rem, or wider where the file sets `--ln` (numbersWidth). */
 const NUMBER_WIDTH = "w-[max(2.5rem,calc(var(--ln,4ch)_+_0.5rem))]";
@@ -30,8 +37,9 @@ function LineNo({ href, no, label }: { href: string | null; no: number; label: s
 export const UnifiedLine = memo(function UnifiedLine({ at, file, cell }: { at: number; file: number; cell: CellSource }) {
   const row = cell(at);
   const anchor = lineAnchor(file, row);
+  const current = use(DiffTarget) === anchor;
   return (
-    <div id={anchor} className={`flex min-h-5 min-w-max ${ROW_BG[row.op]} ${target}`}>
+    <div id={anchor} aria-current={current ? "location" : undefined} className={`flex min-h-5 min-w-max ${ROW_BG[row.op]} ${target}`}>
       <span className={`sticky left-0 z-[1] flex shrink-0 border-r border-line select-none ${GUTTER_BG[row.op]}`}>
         <LineNo href={row.op === 1 ? `#${anchor}` : null} no={row.oldNo} label="old line" />
         <LineNo href={row.op !== 1 ? `#${anchor}` : null} no={row.newNo} label="new line" />
@@ -51,8 +59,10 @@ function SplitCell({ c, file, side }: { c: LineCell | null; file: number; side: 
   const no = side === "left" ? c.oldNo : c.newNo;
   const op = c.op;
   const anchor = lineAnchor(file, c);
+  const owns = side === "right" || op === 1;
+  const current = use(DiffTarget) === anchor && owns;
   return (
-    <div id={side === "right" || op === 1 ? anchor : undefined} className={`flex min-w-0 ${ROW_BG[op]} ${target}`}>
+    <div id={owns ? anchor : undefined} aria-current={current ? "location" : undefined} className={`flex min-w-0 ${ROW_BG[op]} ${target}`}>
       <span className={`shrink-0 border-r border-line select-none ${GUTTER_BG[op]}`}>
         <LineNo href={`#${anchor}`} no={no} label={side === "left" ? "old line" : "new line"} />
       </span>

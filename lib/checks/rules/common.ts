@@ -16,7 +16,8 @@ const byStatus = (t: CheckTrial, ...statuses: string[]): CheckTrialTest | undefi
 /** Evidence pointing at a trial, at the given test's log line when it has one. */
 export function trialEvidence(t: CheckTrial, test?: CheckTrialTest, excerpt?: string): FlagEvidence {
   const e: FlagEvidence = { trial_id: t.id };
-  const log = test?.logName ?? t.logs.find((l) => /test-stdout|verifier|ctrf/.test(l)) ?? t.logs[0];
+  // A verifier log a reviewer can read before ctrf.json, which is one line of JSON.
+  const log = test?.logName ?? t.logs.find((l) => /test-stdout|verifier/.test(l) && !/ctrf/.test(l)) ?? t.logs.find((l) => /ctrf/.test(l)) ?? t.logs[0];
   if (log) e.log = log;
   if (test?.logName && test.logLine !== null) e.log_line = test.logLine + 1;
   if (test) e.test = test.name;
