@@ -17,6 +17,8 @@ export function proxy(request: NextRequest) {
   return response;
 }
 
+// Not for run uploads: a request the proxy sees has its body buffered and cut at
+// proxyClientMaxBodySize (10 MB), while the ingest route streams archives of many gigabytes.
 export const config = {
-  matcher: [{ source: "/((?!_next/static|_next/image|icon.svg|favicon.ico).*)" }],
+  matcher: [{ source: "/((?!_next/static|_next/image|icon.svg|favicon.ico|api/v1/ingest).*)" }],
 };

@@ -6,13 +6,12 @@
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
-import { gzipSync } from "node:zlib";
 import { expect, test, type APIRequestContext, type Page } from "@playwright/test";
 import type { FlagCountsJson, FlagJson, FlagListJson, TaskDetailJson, TrialJson } from "@/lib/api/types";
 import { FLAG_RULES } from "@/lib/domain";
-import { packDirectory } from "../lib/upload/pack";
 import { E2E_DATA_DIR } from "./auth";
 import { shot } from "./shots";
+import { packRun, uploadRunDirectory } from "./upload";
 
 
 /** The demo run `prepare` generated and imported before the server started (playwright.config.ts). */
@@ -179,30 +178,14 @@ for (const rule of FLAG_RULES.filter((r) => r !== "parent-solution-passes")) {
 }
 
 /**
- * Uploads the demo run's directory again, as e2e/upload.ts does but packed tighter: the proxy
- * reads at most 10 MB of a request body (Next's proxyClientMaxBodySize), and the demo run packed
- * at gzip level 1 is larger than that.
+ * Uploads the demo run's directory again. Packed as every upload is, it is larger than the 10 MB
+ * of a request body that Next's proxy would buffer (proxyClientMaxBodySize): the ingest route is
+ * kept out of the proxy, and this upload proves the archive arrives whole.
  */
 async function reuploadDemo(request: APIRequestContext, origin: string, dir = DEMO_DIR): Promise<Record<string, unknown>> {
-  const archive = gzipSync(await packDirectory(dir), { level: 9 });
-  expect(archive.length, "the demo run must fit the proxy's 10 MB body limit").toBeLessThan(10 * 1024 * 1024);
-  const res = await request.post(`/api/v1/ingest?run=${RUN}`, { data: archive, headers: { "content-type": "application/gzip", origin }, timeout: 300_000 });
-  expect(res.status(), await res.text()).toBe(202);
-  const { progress_url } = (await res.json()) as { progress_url: string };
-  let summary: Record<string, unknown> = {};
-  await expect
-    .poll(
-      async () => {
-        const r = await request.get(progress_url, { headers: { origin } }).catch(() => null);
-        if (!r) return "unreachable";
-        const body = (await r.json()) as { status: string; summary?: Record<string, unknown> };
-        summary = body.summary ?? {};
-        return body.status;
-      },
-      { timeout: 540_000 },
-    )
-    .toMatch(/^(done|unchanged)$/);
-  return summary;
+  const archive = await packRun(dir);
+  expect(archive.length, "the demo upload must exceed the proxy's 10 MB body limit").toBeGreaterThan(10 * 1024 * 1024);
+  return uploadRunDirectory(request, dir, RUN, { headers: { origin }, archive, timeout: 540_000 });
 }
 
 test("a dismissed automatic flag stays dismissed after the same run is imported again, and after its task is checked again", async ({ page, request, baseURL }) => {

@@ -8,15 +8,22 @@ export interface UploadOptions {
   headers: Record<string, string>;
   /** how long the import may take */
   timeout?: number;
+  /** the directory already packed (gzip), when the caller needs to look at it first */
+  archive?: Buffer;
+}
+
+/** A run directory as the upload sends it. */
+export async function packRun(dir: string): Promise<Buffer> {
+  return gzipSync(await packDirectory(dir), { level: 1 });
 }
 
 /** Uploads `dir` as the run (or the trials for the run) `run`; resolves with the import's summary. */
 export async function uploadRunDirectory(request: APIRequestContext, dir: string, run: string, opts: UploadOptions): Promise<Record<string, unknown>> {
-  const archive = gzipSync(await packDirectory(dir), { level: 1 });
+  const archive = opts.archive ?? (await packRun(dir));
   const res = await request.post(`/api/v1/ingest?run=${encodeURIComponent(run)}`, {
     data: archive,
     headers: { "content-type": "application/gzip", ...opts.headers },
-    timeout: 120_000,
+    timeout: 300_000,
   });
   expect(res.status(), await res.text()).toBe(202);
   const { progress_url } = (await res.json()) as { progress_url: string };
