@@ -1,10 +1,10 @@
 "use client";
 
 import { forwardRef } from "react";
-import { Kbd } from "@/components/ui/kbd";
+import { KeyList, type KeyHelp } from "@/components/ui/kbd";
 
 /** Every key of the review screen; the decision keys are the decision bar's. */
-export const QUEUE_KEYS: [keys: string[], what: string][] = [
+export const QUEUE_KEYS: KeyHelp[] = [
   [["a"], "Accept, then the next task"],
   [["r"], "Reject: choose a reason (Enter records it, Esc cancels)"],
   [["n"], "Needs changes, then the next task"],
@@ -38,18 +38,7 @@ export const CheatSheet = forwardRef<HTMLDialogElement>(function CheatSheet(_pro
           </button>
         </form>
       </div>
-      <dl className="grid grid-cols-[auto_1fr] gap-x-4 gap-y-1.5 px-4 py-3 text-xs">
-        {QUEUE_KEYS.map(([keys, what]) => (
-          <div key={what} className="contents">
-            <dt className="flex gap-1">
-              {keys.map((k) => (
-                <Kbd key={k}>{k}</Kbd>
-              ))}
-            </dt>
-            <dd className="text-muted">{what}</dd>
-          </div>
-        ))}
-      </dl>
+      <KeyList items={QUEUE_KEYS} />
       <p className="border-t border-line px-4 py-2 text-2xs text-faint">Keys do nothing while you type in a field.</p>
     </dialog>
   );

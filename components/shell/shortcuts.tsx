@@ -2,11 +2,11 @@
 
 import { useRouter, useSearchParams } from "next/navigation";
 import { useRef } from "react";
-import { Kbd } from "@/components/ui/kbd";
+import { KeyList, type KeyHelp } from "@/components/ui/kbd";
 import { NAV_ITEMS, withRun } from "./nav-items";
 import { useHotkeys } from "./use-hotkeys";
 
-const HELP: [keys: string[], what: string][] = [
+const HELP: KeyHelp[] = [
   [["/"], "Focus search"],
   [["g", "o"], "Overview"],
   [["g", "t"], "Tasks"],
@@ -79,18 +79,7 @@ export function Shortcuts() {
           </button>
         </form>
       </div>
-      <dl className="grid grid-cols-[auto_1fr] gap-x-4 gap-y-1.5 px-4 py-3 text-xs">
-        {HELP.map(([keys, what]) => (
-          <div key={what} className="contents">
-            <dt className="flex gap-1">
-              {keys.map((k) => (
-                <Kbd key={k}>{k}</Kbd>
-              ))}
-            </dt>
-            <dd className="text-muted">{what}</dd>
-          </div>
-        ))}
-      </dl>
+      <KeyList items={HELP} />
     </dialog>
   );
 }
