@@ -28,6 +28,10 @@ export const env = {
   testDatabaseUrl: str("TEST_DATABASE_URL"),
   isCI: str("CI") === "true",
   isDevelopment: process.env.NODE_ENV === "development",
+  /** Inside the Next.js server (its bundle cannot start TypeScript worker threads); read when asked. */
+  get inNextServer(): boolean {
+    return str("NEXT_RUNTIME") !== undefined;
+  },
   /** Signs session cookies. Unset: a random secret is generated once and kept in the database. */
   authSecret: str("BETTER_AUTH_SECRET"),
   /** The origin the dashboard is served at (https://curator.example.org). Unset: localhost on any port. */

@@ -9,6 +9,7 @@ import type { Db } from "@/db/client";
 import { recordAudit } from "@/db/queries/audit";
 import { acceptedTaskIds, countAccepted, findRun, loadBatch, loadTrials, runHasValidation, withNeighbours, writeFindings } from "@/db/queries/checks";
 import { FLAG_RULES, type FlagRule } from "@/lib/domain";
+import { env } from "@/lib/env";
 import type { Finding } from "@/lib/flags/types";
 import { mapOrdered } from "@/lib/ingest/pool";
 import { ThreadPool } from "@/lib/ingest/threads";
@@ -47,7 +48,7 @@ export interface CheckSummary {
 
 export function defaultCheckThreads(): number {
   // The server's bundle cannot start a TypeScript worker (as the upload route's import, it reads inline).
-  if (process.env.NEXT_RUNTIME) return 0;
+  if (env.inNextServer) return 0;
   return Math.max(1, Math.min(8, os.availableParallelism()));
 }
 
