@@ -54,7 +54,7 @@ describe("analyseShell", () => {
     expect(reader.removed).toEqual(a.removed);
   });
 
-  it("reads a script tree-sitter glues together with mvdan-sh, and gets the same files", async () => {
+  it("reads a script tree-sitter glues together after repairing the glue, and gets the same files as mvdan-sh", async () => {
     // tree-sitter-bash glues the line after a quoted pipeline argument onto that command.
     const glued = `#!/bin/bash
 OUT=/opt/x
@@ -69,8 +69,14 @@ CSRC
 `;
     const a = await analyseShell(glued);
     expect(a.hasError).toBe(false);
-    expect(a.parser).toBe("mvdan-sh");
+    expect(a.parser).not.toBe("mvdan-sh");
     expect(a.artifacts.map((x) => `${x.line} ${x.path}`)).toEqual(["8 /opt/x/tools/main.c"]);
+    const lines = glued.split("\n");
+    const exact = new Reader(lines, null);
+    expect(readWithMvdan(glued, exact, lines)).toBe(true);
+    // (the parsers disagree only on a heredoc statement's span: tree-sitter includes its body)
+    const read = (xs: typeof a.artifacts) => xs.map((x) => [x.path, x.via, x.line, x.excerpt]);
+    expect(read(a.artifacts)).toEqual(read(exact.artifacts));
   });
 
   it("says nothing it would have to guess: loop variables and command substitutions", async () => {
@@ -82,5 +88,41 @@ CSRC
     const script = `SCRIPT=/usr/local/bin/nightly\ncat > "$SCRIPT" <<'EOS'\n#!/bin/sh\nset -eu\ndate > /var/log/app/nightly.heartbeat\nEOS\nchmod 755 "$SCRIPT"\n`;
     const a = await analyseShell(script);
     expect(a.artifacts.map((x) => `${x.line} ${x.path}`)).toEqual(["2 /usr/local/bin/nightly", "5 /var/log/app/nightly.heartbeat"]);
+  });
+});
+
+// tree-sitter-bash 0.25 runs `uniq -c` on into the next two lines after this pipeline (found in
+// generated solutions; no error node). The reading repairs the glue instead of parsing again with
+// mvdan-sh, and reads the commands after it.
+const GLUED = `chmod -R go-rwx "$REDACTED"
+jq -r '.[].file' "$OUT" \\
+  | sort \\
+  | uniq -c
+jq -r 'group_by(.kind)[] | "\\(.[0].kind) \\(length)"' "$OUT"
+diff -rq "$SRC" "$REDACTED" | wc -l
+echo "$count findings; redacted copy in $REDACTED"
+
+# Probe the reports over HTTP the way the load balancer will, and keep the evidence.
+OUT=/srv/scheduler/reports/health.json
+python3 -m http.server 9852 --bind 127.0.0.1 --directory /srv/scheduler/reports > /dev/null 2>&1 &
+touch /srv/scheduler/ready.flag
+`;
+
+describe("a command tree-sitter glues onto the next lines", () => {
+  it("is read by tree-sitter after a repair, the same as mvdan-sh reads it", async () => {
+    const lines = GLUED.split("\n");
+    const plain = new Reader(lines, null);
+    expect(readWithMvdan(GLUED, plain, lines)).toBe(true);
+    const a = await analyseShell(GLUED);
+    expect(a.hasError).toBe(false);
+    expect(a.parser).not.toBe("mvdan-sh");
+    expect(a.artifacts.map((x) => `${x.line} ${x.path}`)).toEqual(["12 /srv/scheduler/ready.flag"]);
+    expect(a.artifacts).toEqual(plain.artifacts);
+  });
+
+  it("keeps the original lines in the evidence (the repair only adds a `;`)", async () => {
+    const script = `jq -r x "$OUT" \\\n  | sort \\\n  | uniq -c\ntouch /srv/a.txt # made here\n`;
+    const a = await analyseShell(script);
+    expect(a.artifacts.map((x) => [x.line, x.excerpt])).toEqual([[4, "touch /srv/a.txt # made here"]]);
   });
 });

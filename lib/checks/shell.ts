@@ -79,6 +79,8 @@ export class Reader {
   readonly removed: { path: string; line: number }[] = [];
   /** tree-sitter glued a line onto the previous command (a word spans a line break) */
   glued = false;
+  /** where the first glue is: the offset (in the parsed text) a command must end at */
+  gluedAt: number | null = null;
 
   constructor(
     private readonly lines: readonly string[],
@@ -90,12 +92,21 @@ export class Reader {
   /** A command cannot continue on the next line without a trailing backslash, and an unquoted
    * word cannot span a line break: where tree-sitter reads one, it glued two lines together. */
   checkGlued(node: Node, nameNode: Node | null): void {
-    let prevEnd = (nameNode ?? node).endPosition.row;
+    let prev = nameNode ?? node;
     for (const a of node.childrenForFieldName("argument")) {
-      if (a.startPosition.row > prevEnd && !(this.lines[prevEnd] ?? "").trimEnd().endsWith("\\")) this.glued = true;
-      if ((a.type === "word" || a.type === "concatenation") && NEWLINE_IN_WORD.test(a.text)) this.glued = true;
-      prevEnd = a.endPosition.row;
+      const prevEnd = prev.endPosition.row;
+      if (a.startPosition.row > prevEnd && !(this.lines[prevEnd] ?? "").trimEnd().endsWith("\\")) this.glue(prev.endIndex);
+      if (a.type === "word" || a.type === "concatenation") {
+        const m = NEWLINE_IN_WORD.exec(a.text);
+        if (m) this.glue(a.startIndex + m.index + m[1]!.length);
+      }
+      prev = a;
     }
+  }
+
+  private glue(at: number): void {
+    this.glued = true;
+    if (this.gluedAt === null || at < this.gluedAt) this.gluedAt = at;
   }
 
   value(node: Node): Word {
@@ -443,7 +454,7 @@ function isTopLevel(node: Node): boolean {
 
 const READ_TYPES = ["variable_assignment", "for_statement", "command", "file_redirect"];
 
-function readTree(tree: Tree, lines: readonly string[], workdir: string | null): ShellAnalysis {
+function readTree(tree: Tree, lines: readonly string[], workdir: string | null): ShellAnalysis & { gluedAt: number | null } {
   const reader = new Reader(lines, workdir);
   for (const node of tree.rootNode.descendantsOfType(READ_TYPES)) {
     switch (node.type) {
@@ -463,7 +474,26 @@ function readTree(tree: Tree, lines: readonly string[], workdir: string | null):
       }
     }
   }
-  return { artifacts: reader.artifacts, removed: reader.removed, hasError: tree.rootNode.hasError || reader.glued };
+  return { artifacts: reader.artifacts, removed: reader.removed, hasError: tree.rootNode.hasError || reader.glued, gluedAt: tree.rootNode.hasError ? null : reader.gluedAt };
+}
+
+/** Repairs tried before mvdan-sh reads a script again (each is one more tree-sitter parse). */
+const MAX_REPAIRS = 8;
+
+/**
+ * tree-sitter-bash sometimes runs a command on into the next line (seen after a long `\`-continued
+ * pipeline: `uniq -c⏎jq …⏎diff …` read as one command), with no error node. A newline there ends
+ * the command in bash, so a `;` written where the glue starts says the same thing to the shell and
+ * makes tree-sitter read it right; rows are unchanged, and the reader keeps the original lines for
+ * its evidence. A repaired text that still reads with an error or a glue is left to mvdan-sh.
+ */
+function readRepairing(text: string, lines: readonly string[], workdir: string | null): Promise<ShellAnalysis & { gluedAt: number | null }> {
+  const attempt = async (source: string, left: number): Promise<ShellAnalysis & { gluedAt: number | null }> => {
+    const result = await withTree("bash", source, (tree) => readTree(tree, lines, workdir));
+    if (!result.hasError || result.gluedAt === null || left === 0) return result;
+    return attempt(`${source.slice(0, result.gluedAt)};${source.slice(result.gluedAt)}`, left - 1);
+  };
+  return attempt(text, MAX_REPAIRS);
 }
 
 const cache = new Lru<string, ShellAnalysis>(2048);
@@ -475,7 +505,8 @@ export async function analyseShell(source: string, opts: { key?: string; workdir
   if (hit) return hit;
   const text = normalizeSource(source);
   const lines = text.split("\n");
-  let result = await withTree("bash", text, (tree) => readTree(tree, lines, opts.workdir ?? null));
+  const { gluedAt: _glue, ...read } = await readRepairing(text, lines, opts.workdir ?? null);
+  let result: ShellAnalysis = read;
   if (result.hasError) {
     // tree-sitter misread the script: mvdan-sh, slower but exact, reads it again.
     const reader = new Reader(lines, opts.workdir ?? null);
