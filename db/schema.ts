@@ -53,6 +53,21 @@ export const blobs = pgTable("blobs", {
   content: text("content").notNull(),
 });
 
+/**
+ * What the consistency checks read of a blob (lib/checks/readings.ts): its pytest tests and paths,
+ * or the files a solution script makes, computed at import where the file is parsed anyway.
+ * `reader` names the reading and its version (`pytest@1`, `shell@1:/app`).
+ */
+export const checkReadings = pgTable(
+  "check_readings",
+  {
+    hash: text("hash").notNull(),
+    reader: text("reader").notNull(),
+    reading: jsonb("reading").notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.hash, t.reader] })],
+);
+
 
 export const tasks = pgTable(
   "tasks",

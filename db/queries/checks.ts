@@ -3,11 +3,20 @@
 import { sql } from "drizzle-orm";
 import type { CheckKind, FlagRule, TaskStatus } from "@/lib/domain";
 import type { Finding } from "@/lib/flags/types";
+import { isPythonVerifierFile, pytestReader, shellReader, type StoredReading } from "@/lib/checks/readings";
 import type { CheckFile, CheckTask, CheckTrial } from "@/lib/checks/types";
 import { execRows, type Db } from "../client";
+import { checkReadings } from "../schema";
+import { chunks, insertJson, recordset } from "./bulk";
 import { refreshOpenFlags } from "./flags";
 
 const intArray = (ids: readonly number[]) => sql.raw(`'{${ids.map((id) => Math.trunc(id)).join(",")}}'::int[]`);
+/** Blob hashes are hex digests: anything else is refused rather than spliced into SQL. */
+const hashArray = (hashes: readonly string[]) => {
+  for (const h of hashes) if (!/^[0-9a-f]+$/.test(h)) throw new Error(`not a blob hash: ${JSON.stringify(h)}`);
+  return sql.raw(`'{${hashes.join(",")}}'::text[]`);
+};
+const READINGS = recordset(checkReadings, ["hash", "reader", "reading"]);
 
 /** Environment files larger than this are data, not text a requirement could be told in. */
 const MAX_TEXT_FILE = 256 * 1024;
@@ -121,6 +130,26 @@ export async function loadBatch(db: Db, ids: readonly number[]): Promise<{ tasks
     );
   }
   return { tasks, parents };
+}
+
+/** What the import stored of these tasks' files for the checks (lib/checks/readings.ts), current version only. */
+export async function loadReadings(db: Db, tasks: readonly CheckTask[]): Promise<StoredReading[]> {
+  const hashes = new Set<string>();
+  for (const t of tasks) for (const f of t.files.values()) if (isPythonVerifierFile(f.path) || f.path === "solution/solve.sh") hashes.add(f.hash);
+  if (hashes.size === 0) return [];
+  return execRows<StoredReading>(
+    db,
+    sql`SELECT hash, reader, reading FROM check_readings
+        WHERE hash = ANY(${hashArray([...hashes])}) AND (reader = ${pytestReader()} OR starts_with(reader, ${shellReader(null)}))`,
+  );
+}
+
+/** Stores readings (idempotent: a reading is a function of its blob and reader). */
+export async function storeReadings(db: Db, rows: readonly StoredReading[]): Promise<void> {
+  const unique = [...new Map(rows.map((r) => [`${r.reader}\u0000${r.hash}`, r])).values()];
+  for (const part of chunks(unique, 500)) {
+    await db.execute(insertJson(checkReadings, READINGS, part, { tail: sql`ON CONFLICT DO NOTHING` }));
+  }
 }
 
 /**

@@ -3,11 +3,13 @@
 // one parameter instead of one per value, because binding and building millions of parameters
 // (drizzle's insert builder, the drivers' serializers) cost more than the database work itself.
 import { eq, getTableName, sql } from "drizzle-orm";
+import type { StoredReading } from "@/lib/checks/readings";
 import type { StoredContent } from "@/lib/ingest/content";
 import type { LogChunk } from "@/lib/ingest/log-chunks";
 import { SEARCH_VECTOR_PROBE, searchVector } from "@/lib/ingest/search-vector";
 import { execRows, type Db } from "../client";
 import { CHUNK_ROWS, chunks, insertJson, recordset } from "./bulk";
+import { storeReadings } from "./checks";
 import { blobs, evals, logChunks, runs, taskFiles, tasks, trialLogs, trials, trialTests, type NewTask } from "../schema";
 
 const BLOBS = recordset(blobs, ["hash", "size", "encoding", "content"]);
@@ -44,6 +46,8 @@ export interface TaskInput {
    * (lib/ingest/search-vector.ts); null leaves it to the database */
   searchVector: string | null;
   files: { path: string; stored: StoredContent }[];
+  /** what the consistency checks read of its files (lib/checks/readings.ts), stored by blob */
+  readings?: StoredReading[];
   evals: { model: string; k: number; n: number; successes: number; meanReward: number | null }[];
 }
 
@@ -271,6 +275,7 @@ export class RunWriter {
     this.pendingBytes = 0;
     await this.writeBlobs([...taskBatch.flatMap((t) => t.files.map((f) => f.stored)), ...trialBatch.flatMap((t) => t.logs.map((l) => l.stored))]);
     await this.writeTasks(taskBatch);
+    await storeReadings(this.tx, taskBatch.flatMap((t) => t.readings ?? []));
     await this.writeTrials(trialBatch);
   }
 

@@ -8,6 +8,7 @@ import type { Finding } from "@/lib/flags/types";
 import { Lru } from "@/lib/rounds/lru";
 import { evaluate } from "./evaluate";
 import { RULE_MODULES } from "./rules";
+import { Readings, type StoredReading } from "./readings";
 import type { AnalysedTask, CheckTask, CheckTrial } from "./types";
 import { analyseTask } from "./verifier";
 
@@ -19,6 +20,8 @@ export interface CheckJob {
   trials: Map<number, CheckTrial[]>;
   rules: FlagRule[];
   runHasValidation: boolean;
+  /** what the import stored of these tasks' files (readings.ts): a file with one is not parsed */
+  readings: StoredReading[];
 }
 
 const EMPTY_VERIFIER = { files: [], pythonFiles: [], tests: [], asserts: 0, paths: [] };
@@ -30,10 +33,11 @@ export async function checkJob(job: CheckJob): Promise<Finding[]> {
   const rules = RULE_MODULES.filter((r) => job.rules.includes(r.id));
   const needStatic = rules.some((r) => r.needs !== "trials");
   const readSolution = job.rules.includes("unverified-step");
+  const readings = Readings.of(job.readings);
   const analyse = async (t: CheckTask, asParent: boolean): Promise<AnalysedTask> => {
     if (!needStatic) return { ...t, verifier: EMPTY_VERIFIER, solution: null };
     // Only a child's new step is read from its solution: seeds and parents skip the parse.
-    return analyseTask(t, { solution: !asParent && t.parentId !== null && readSolution });
+    return analyseTask(t, { solution: !asParent && t.parentId !== null && readSolution, readings });
   };
   const parents = new Map<number, AnalysedTask>();
   if (needStatic) {

@@ -7,13 +7,14 @@ import os from "node:os";
 import { CLI_ACTOR } from "@/lib/auth/actor";
 import type { Db } from "@/db/client";
 import { recordAudit } from "@/db/queries/audit";
-import { acceptedTaskIds, countAccepted, findRun, loadBatch, loadTrials, runHasValidation, withNeighbours, writeFindings } from "@/db/queries/checks";
+import { acceptedTaskIds, countAccepted, findRun, loadBatch, loadReadings, loadTrials, runHasValidation, withNeighbours, writeFindings } from "@/db/queries/checks";
 import { FLAG_RULES, type FlagRule } from "@/lib/domain";
 import { env } from "@/lib/env";
 import type { Finding } from "@/lib/flags/types";
 import { mapOrdered } from "@/lib/ingest/pool";
 import { ThreadPool } from "@/lib/ingest/threads";
 import { checkJob, type CheckJob } from "./batch";
+import type { StoredReading } from "./readings";
 import { RULE_MODULES } from "./rules";
 
 const CHECK_ENTRY = new URL("./check-worker.ts", import.meta.url);
@@ -29,6 +30,8 @@ export interface CheckOptions {
   batchSize?: number;
   /** checker threads (default: one per core; inline inside the Next server and for small checks); 0 checks in the calling thread */
   threads?: number;
+  /** parse every file again instead of using the readings stored at import (readings.ts) */
+  reparse?: boolean;
   actor?: { id: string | null; label: string };
   onProgress?: (done: number) => void;
   /** every finding, as evaluated (the bench compares them across versions) */
@@ -62,6 +65,7 @@ export async function runChecks(db: Db, opts: CheckOptions): Promise<CheckSummar
   const counts: Record<string, number> = Object.fromEntries(ruleIds.map((r) => [r, 0]));
   const total = { tasks: 0, inserted: 0, resolved: 0, reopened: 0 };
   const batchSize = opts.batchSize ?? 200;
+  const needsReadings = rules.some((r) => r.needs !== "trials");
 
   const selected = opts.taskIds ? await withNeighbours(db, opts.runId, opts.taskIds) : null;
   const pending = selected ? selected.length : await countAccepted(db, opts.runId);
@@ -84,7 +88,8 @@ export async function runChecks(db: Db, opts: CheckOptions): Promise<CheckSummar
     for await (const ids of batches()) {
       const { tasks, parents } = await loadBatch(db, ids);
       const trials = await loadTrials(db, ids);
-      yield { tasks, parents, trials, rules: ruleIds, runHasValidation: hasValidation };
+      const readings = opts.reparse || !needsReadings ? [] : await loadReadings(db, [...tasks, ...parents]);
+      yield { tasks, parents, trials, rules: ruleIds, runHasValidation: hasValidation, readings };
     }
   }
 
@@ -96,7 +101,7 @@ export async function runChecks(db: Db, opts: CheckOptions): Promise<CheckSummar
   let next = 0;
   const check = async (job: CheckJob): Promise<Finding[]> => {
     if (pools.length === 0) return checkJob(job);
-    const parts = pools.map((): CheckJob => ({ ...job, tasks: [], parents: [], trials: new Map() }));
+    const parts = pools.map((): CheckJob => ({ ...job, tasks: [], parents: [], trials: new Map(), readings: [] }));
     const parentById = new Map(job.parents.map((p) => [p.id, p]));
     for (const t of job.tasks) {
       let at = (t.parentId === null ? undefined : home.get(t.parentId)) ?? next++ % pools.length;
@@ -110,6 +115,15 @@ export async function runChecks(db: Db, opts: CheckOptions): Promise<CheckSummar
       part.trials.set(t.id, job.trials.get(t.id) ?? []);
       const parent = t.parentId === null ? undefined : parentById.get(t.parentId);
       if (parent && !part.parents.includes(parent)) part.parents.push(parent);
+    }
+    // Each thread gets the readings of its own tasks' and parents' files.
+    if (job.readings.length > 0) {
+      const byHash = new Map<string, StoredReading[]>();
+      for (const r of job.readings) byHash.set(r.hash, [...(byHash.get(r.hash) ?? []), r]);
+      for (const part of parts) {
+        const hashes = new Set([...part.tasks, ...part.parents].flatMap((t) => [...t.files.values()].map((f) => f.hash)));
+        part.readings = [...hashes].flatMap((h) => byHash.get(h) ?? []);
+      }
     }
     const found = await Promise.all(parts.map((part, i) => (part.tasks.length === 0 ? [] : pools[i]!.run(part))));
     return found.flat();

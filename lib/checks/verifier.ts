@@ -1,6 +1,7 @@
 // A task's verifier as one reading: every Python file under tests/ (tests may live in several
 // files; conftest.py and helper modules contribute paths but no tests).
 import { analysePytest, type PathRef, type PyTestCase } from "./pytest";
+import { isPythonVerifierFile, workdirOfDockerfile, type Readings } from "./readings";
 import { analyseShell, type ShellAnalysis } from "./shell";
 import type { AnalysedTask, CheckFile, CheckTask } from "./types";
 
@@ -27,14 +28,14 @@ const isTestModule = (path: string): boolean => /(^|\/)(test_[^/]*|[^/]*_test)\.
 
 export const isVerifierFile = (path: string): boolean => path.startsWith("tests/");
 
-export async function analyseVerifier(files: Iterable<CheckFile>): Promise<VerifierAnalysis> {
+export async function analyseVerifier(files: Iterable<CheckFile>, readings?: Readings): Promise<VerifierAnalysis> {
   const out: VerifierAnalysis = { files: [], pythonFiles: [], tests: [], asserts: 0, paths: [] };
   const sorted = [...files].filter((f) => isVerifierFile(f.path)).sort((a, b) => a.path.localeCompare(b.path));
   for (const f of sorted) {
     out.files.push(f.path);
-    if (!f.path.endsWith(".py")) continue;
+    if (!isPythonVerifierFile(f.path)) continue;
     out.pythonFiles.push(f.path);
-    const a = await analysePytest(f.text, f.hash);
+    const a = readings?.pytest(f.hash) ?? (await analysePytest(f.text, f.hash));
     for (const p of a.paths) out.paths.push({ ...p, file: f.path });
     if (!isTestModule(f.path)) continue;
     for (const t of a.tests) out.tests.push({ ...t, file: f.path });
@@ -45,24 +46,19 @@ export async function analyseVerifier(files: Iterable<CheckFile>): Promise<Verif
 
 /** The directory the Dockerfile leaves the solution in (its last WORKDIR), when it is literal. */
 export function workdirOf(task: CheckTask): string | null {
-  const dockerfile = task.files.get("environment/Dockerfile")?.text;
-  if (!dockerfile) return null;
-  let dir: string | null = null;
-  for (const m of dockerfile.matchAll(/^\s*WORKDIR\s+(\S+)\s*$/gim)) {
-    const v = m[1] ?? "";
-    dir = v.startsWith("/") && !v.includes("$") ? v.replace(/\/+$/, "") || "/" : null;
-  }
-  return dir;
+  return workdirOfDockerfile(task.files.get("environment/Dockerfile")?.text);
 }
 
 /** Parses the verifier, and the solution unless `solution` is false (only a child's new step is
- * ever read from it: seeds and tasks read as someone's parent skip the parse). */
-export async function analyseTask(task: CheckTask, opts: { solution?: boolean } = {}): Promise<AnalysedTask> {
-  const verifier = await analyseVerifier(task.files.values());
+ * ever read from it: seeds and tasks read as someone's parent skip the parse). A reading stored at
+ * import (`readings`) is used instead of a parse. */
+export async function analyseTask(task: CheckTask, opts: { solution?: boolean; readings?: Readings } = {}): Promise<AnalysedTask> {
+  const verifier = await analyseVerifier(task.files.values(), opts.readings);
   const solve = opts.solution === false ? undefined : task.files.get("solution/solve.sh");
   let solution: ShellAnalysis | null = null;
   if (solve) {
-    const reading = await analyseShell(solve.text, { key: solve.hash, workdir: workdirOf(task) });
+    const workdir = workdirOf(task);
+    const reading = opts.readings?.shell(solve.hash, workdir) ?? (await analyseShell(solve.text, { key: solve.hash, workdir }));
     // A script tree-sitter cannot read cleanly is not read at all: no guessed artifacts.
     solution = reading.hasError ? null : reading;
   }

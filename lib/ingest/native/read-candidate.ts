@@ -4,7 +4,9 @@
 import fs from "node:fs";
 import path from "node:path";
 import type { TaskInput, TrialInput } from "@/db/queries/ingest";
+import { readForChecks } from "@/lib/checks/readings";
 import { measureTask, passAtK } from "@/lib/metrics";
+import { withTreeReuse } from "@/lib/metrics/tree-sitter";
 import { sha256 } from "../content";
 import { IssueList, type IngestIssue } from "../errors";
 import { readHarborTask, searchableText } from "../harbor-task";
@@ -56,7 +58,12 @@ export async function readCandidate(job: CandidateJob): Promise<CandidateResult>
   const contentHash = contentHashOf(parsed.files);
   let task: TaskInput | null = null;
   if (job.knownHash !== contentHash) {
-    const metrics = await measureTask(parsed.texts);
+    // The metrics and what the checks read come from the same parses (the second reader of a file
+    // starts from the first one's tree). Only accepted tasks are ever checked.
+    const { metrics, readings } = await withTreeReuse(async () => ({
+      metrics: await measureTask(parsed.texts),
+      readings: rec.status === "accepted" ? await readForChecks(checkFiles(parsed), { solution: rec.parent_id !== null }) : [],
+    }));
     const searchText = searchableText(parsed.texts);
     const headline = job.evals.find((e) => e.model === job.solverModel) ?? job.evals[0];
     task = {
@@ -86,12 +93,23 @@ export async function readCandidate(job: CandidateJob): Promise<CandidateResult>
       searchText,
       searchVector: searchVector(searchText),
       files: parsed.files,
+      readings,
       evals: job.evals.map((e) => ({ model: e.model, k: e.k, n: e.n, successes: e.successes, meanReward: e.mean_reward ?? null })),
     };
   }
   const warnings = new IssueList();
   const trials = readTrials(job, contentHash, warnings);
   return { task, unchanged: task === null, trials, issues: issues.items, warnings: warnings.items };
+}
+
+/** The task's text files as the checks see them (path, blob hash, text). */
+function checkFiles(parsed: { files: { path: string; stored: { hash: string } }[]; texts: Map<string, string> }): { path: string; hash: string; text: string }[] {
+  const out: { path: string; hash: string; text: string }[] = [];
+  for (const f of parsed.files) {
+    const text = parsed.texts.get(f.path);
+    if (text !== undefined) out.push({ path: f.path, hash: f.stored.hash, text });
+  }
+  return out;
 }
 
 function readTrials(job: CandidateJob, contentHash: string, warnings: IssueList): TrialInput[] {

@@ -1,0 +1,75 @@
+// Server only: what the consistency checks read of a task's files, computed once where the files
+// are parsed anyway (the importer's reader threads, beside the metrics) and stored by blob hash in
+// `check_readings`, so that a check reads no source. A reading is a pure function of the blob's
+// bytes (and, for a solution, of the directory it starts in), so it never goes stale for its
+// blob; the reader name carries READINGS_VERSION, and readings of another version are ignored.
+// **Bump READINGS_VERSION whenever pytest.ts or shell.ts reads differently.**
+import { analysePytest, type PytestAnalysis } from "./pytest";
+import { analyseShell, type ShellAnalysis } from "./shell";
+
+export const READINGS_VERSION = 1;
+
+export const pytestReader = (): string => `pytest@${READINGS_VERSION}`;
+/** A solution's reading depends on the directory it starts in (the Dockerfile's last WORKDIR). */
+export const shellReader = (workdir: string | null): string => `shell@${READINGS_VERSION}:${workdir ?? ""}`;
+
+export interface StoredReading {
+  hash: string;
+  reader: string;
+  reading: PytestAnalysis | ShellAnalysis;
+}
+
+/** Readings stored for a batch of files, by reader and blob hash. */
+export class Readings {
+  private readonly map = new Map<string, unknown>();
+
+  static of(rows: Iterable<StoredReading>): Readings {
+    const r = new Readings();
+    for (const row of rows) r.map.set(`${row.reader}\u0000${row.hash}`, row.reading);
+    return r;
+  }
+
+  pytest(hash: string): PytestAnalysis | undefined {
+    return this.map.get(`${pytestReader()}\u0000${hash}`) as PytestAnalysis | undefined;
+  }
+
+  shell(hash: string, workdir: string | null): ShellAnalysis | undefined {
+    return this.map.get(`${shellReader(workdir)}\u0000${hash}`) as ShellAnalysis | undefined;
+  }
+
+  get size(): number {
+    return this.map.size;
+  }
+}
+
+/** The directory a Dockerfile leaves the solution in (its last WORKDIR), when it is literal. */
+export function workdirOfDockerfile(dockerfile: string | undefined): string | null {
+  if (!dockerfile) return null;
+  let dir: string | null = null;
+  for (const m of dockerfile.matchAll(/^\s*WORKDIR\s+(\S+)\s*$/gim)) {
+    const v = m[1] ?? "";
+    dir = v.startsWith("/") && !v.includes("$") ? v.replace(/\/+$/, "") || "/" : null;
+  }
+  return dir;
+}
+
+export const isPythonVerifierFile = (path: string): boolean => path.startsWith("tests/") && path.endsWith(".py");
+
+/**
+ * What the checks will read of one task, from its files (path → blob hash and text): every Python
+ * file under tests/, and solution/solve.sh unless `solution` is false (a seed's solution is never
+ * read by the checks).
+ */
+export async function readForChecks(files: Iterable<{ path: string; hash: string; text: string }>, opts: { solution: boolean }): Promise<StoredReading[]> {
+  const all = [...files];
+  const out: StoredReading[] = [];
+  for (const f of all) {
+    if (isPythonVerifierFile(f.path)) out.push({ hash: f.hash, reader: pytestReader(), reading: await analysePytest(f.text, f.hash) });
+  }
+  const solve = opts.solution ? all.find((f) => f.path === "solution/solve.sh") : undefined;
+  if (solve) {
+    const workdir = workdirOfDockerfile(all.find((f) => f.path === "environment/Dockerfile")?.text);
+    out.push({ hash: solve.hash, reader: shellReader(workdir), reading: await analyseShell(solve.text, { key: solve.hash, workdir }) });
+  }
+  return out;
+}
