@@ -17,8 +17,9 @@ export function registerCheck(program: Command): void {
     .option("--rule <id>", `only this rule (${FLAG_RULES.join(", ")})`)
     .option("--truth <file>", "compare the flags with a ground-truth truth.jsonl: precision and recall per rule")
     .option("--threads <n>", "checker threads (default: one per core; 0 checks in the main thread)")
+    .option("--reparse", "parse every file again instead of reading what the import stored (after a change to the readers)")
     .option("--json", "machine-readable output")
-    .action(async (o: { run?: string; rule?: string; truth?: string; threads?: string; json?: boolean }) => {
+    .action(async (o: { run?: string; rule?: string; truth?: string; threads?: string; reparse?: boolean; json?: boolean }) => {
       if (o.rule !== undefined && !(FLAG_RULES as readonly string[]).includes(o.rule)) throw new CliError(`unknown rule "${o.rule}" (one of ${FLAG_RULES.join(", ")})`);
       const rules = o.rule ? [o.rule as FlagRule] : undefined;
       const threads = o.threads === undefined ? undefined : Number(o.threads);
@@ -34,6 +35,7 @@ export function registerCheck(program: Command): void {
             runId: run.id,
             rules,
             threads,
+            reparse: o.reparse,
             onProgress: o.json ? undefined : (n) => process.stderr.write(`\rcheck ${run.name}: ${n} tasks`),
           });
           if (!o.json) process.stderr.write("\n");

@@ -102,6 +102,29 @@ describe.each(BACKENDS)("consistency checks on %s", (backend) => {
     expect(Number(t?.open_flags)).toBe(mine.filter((x) => x.status === "open" && x.content_hash === t?.content_hash).length);
   }, 300_000);
 
+  test("the checks read what the import stored of each file; parsing again finds the same", async () => {
+    const [stored] = await execRows<{ pytest: number; shell: number }>(
+      database.db,
+      sql`SELECT count(*) FILTER (WHERE reader LIKE 'pytest@%')::int AS pytest, count(*) FILTER (WHERE reader LIKE 'shell@%')::int AS shell FROM check_readings`,
+    );
+    expect(Number(stored?.pytest)).toBeGreaterThan(50);
+    expect(Number(stored?.shell)).toBeGreaterThan(50);
+    const dump = async (reparse: boolean) => {
+      const out: string[] = [];
+      await runChecks(database.db, { runId, threads: 0, reparse, onFindings: (fs) => out.push(...fs.map((f) => JSON.stringify(f))) });
+      return out.sort();
+    };
+    const fromStored = await dump(false);
+    expect(fromStored.length).toBeGreaterThan(0);
+    expect(await dump(true)).toEqual(fromStored);
+    // What is stored is what is read: verifiers read as testing nothing change the findings…
+    await database.db.execute(sql`UPDATE check_readings SET reading = '{"tests":[],"asserts":0,"paths":[]}'::jsonb WHERE reader LIKE 'pytest@%'`);
+    expect(await dump(false)).not.toEqual(fromStored);
+    // …and without stored readings the files are parsed.
+    await database.db.execute(sql`DELETE FROM check_readings`);
+    expect(await dump(false)).toEqual(fromStored);
+  }, 300_000);
+
   test("checker threads, small batches (parents in earlier batches) and inline give the same findings", async () => {
     // Every child's tests as its parent's: verifier-not-updated, a rule that reads the parent,
     // fires on each child whose solution changed (runs last: it rewrites the run's files).
