@@ -9,6 +9,7 @@ import {
   foreignKey,
   index,
   integer,
+  json,
   jsonb,
   pgTable,
   primaryKey,
@@ -63,7 +64,8 @@ export const checkReadings = pgTable(
   {
     hash: text("hash").notNull(),
     reader: text("reader").notNull(),
-    reading: jsonb("reading").notNull(),
+    /** json, not jsonb: never queried inside, only read whole, and json comes back as stored */
+    reading: json("reading").notNull(),
   },
   (t) => [primaryKey({ columns: [t.hash, t.reader] })],
 );

@@ -133,9 +133,14 @@ export async function loadBatch(db: Db, ids: readonly number[]): Promise<{ tasks
 }
 
 /** What the import stored of these tasks' files for the checks (lib/checks/readings.ts), current version only. */
-export async function loadReadings(db: Db, tasks: readonly CheckTask[]): Promise<StoredReading[]> {
+export async function loadReadings(db: Db, batch: { tasks: readonly CheckTask[]; parents: readonly CheckTask[] }): Promise<StoredReading[]> {
   const hashes = new Set<string>();
-  for (const t of tasks) for (const f of t.files.values()) if (isPythonVerifierFile(f.path) || f.path === "solution/solve.sh") hashes.add(f.hash);
+  // Every verifier is read; a solution only as a child's own (never a seed's, never as a parent).
+  for (const t of [...batch.tasks, ...batch.parents]) for (const f of t.files.values()) if (isPythonVerifierFile(f.path)) hashes.add(f.hash);
+  for (const t of batch.tasks) {
+    const solve = t.files.get("solution/solve.sh");
+    if (solve && t.parentId !== null) hashes.add(solve.hash);
+  }
   if (hashes.size === 0) return [];
   return execRows<StoredReading>(
     db,

@@ -88,7 +88,7 @@ export async function runChecks(db: Db, opts: CheckOptions): Promise<CheckSummar
     for await (const ids of batches()) {
       const { tasks, parents } = await loadBatch(db, ids);
       const trials = await loadTrials(db, ids);
-      const readings = opts.reparse || !needsReadings ? [] : await loadReadings(db, [...tasks, ...parents]);
+      const readings = opts.reparse || !needsReadings ? [] : await loadReadings(db, { tasks, parents });
       yield { tasks, parents, trials, rules: ruleIds, runHasValidation: hasValidation, readings };
     }
   }
