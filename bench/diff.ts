@@ -19,7 +19,8 @@ import { execRows, openDatabase, useDatabase } from "@/db/client";
 import { CLI_ACTOR } from "@/lib/auth/actor";
 import { loadDiffView, loadTaskTexts } from "@/lib/data/diff";
 import { buildDiffPayload } from "@/lib/diff/payload";
-import { clearSummaryCaches, stepSummary } from "@/lib/diff/summary";
+import { stepSummary } from "@/lib/diff/summary";
+import { clearAllSummaryCaches } from "@/lib/diff/summary-thread";
 import { clearHighlightCache } from "@/lib/text/highlight";
 
 const { values: args } = parseArgs({
@@ -56,9 +57,10 @@ async function timed(fn: () => Promise<unknown>): Promise<Sample> {
   return { wall: performance.now() - s, cpu: (used.user + used.system) / 1000 };
 }
 
-function forget(): void {
+/** Empties the per-content caches of this thread and of the step-summary thread. */
+async function forget(): Promise<void> {
   clearHighlightCache();
-  clearSummaryCaches();
+  await clearAllSummaryCaches();
 }
 
 /** A fresh database holding a generated run, or null when --pg names one already ingested. */
@@ -115,10 +117,10 @@ async function main(): Promise<void> {
     const warm: Sample[] = [];
     for (let r = 0; r < Number(args.runs); r++) {
       for (const p of pairs) {
-        forget();
+        await forget();
         cold.push(await timed(() => view(p.id)));
         warm.push(await timed(() => view(p.id)));
-        forget();
+        await forget();
         await view(p.parent_id);
         afterParent.push(await timed(() => view(p.id)));
       }
@@ -130,9 +132,9 @@ async function main(): Promise<void> {
     for (let r = 0; r < Number(args.runs); r++) {
       for (const p of pairs) {
         const [a, b] = await Promise.all([loadTaskTexts(CLI_ACTOR, p.parent_id), loadTaskTexts(CLI_ACTOR, p.id)]);
-        forget();
+        await forget();
         highlight.push(await timed(() => buildDiffPayload(a.files, b.files, new Set([...a.binary, ...b.binary]))));
-        forget();
+        await forget();
         summary.push(await timed(() => stepSummary(a.files, b.files)));
       }
     }

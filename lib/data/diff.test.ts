@@ -4,7 +4,7 @@ import { useDatabase } from "@/db/client";
 import { findTaskIds } from "@/db/queries/tasks";
 import { BACKENDS, createTestDatabase, type TestDatabase } from "@/db/testing";
 import { CLI_ACTOR } from "@/lib/auth/actor";
-import { clearSummaryCaches } from "@/lib/diff/summary";
+import { clearAllSummaryCaches, stopSummaryThread, summaryThreadState } from "@/lib/diff/summary-thread";
 import { ingestPath } from "@/lib/ingest";
 import { writeFixtureRun } from "@/lib/ingest/fixtures";
 import { clearHighlightCache } from "@/lib/text/highlight";
@@ -24,6 +24,7 @@ describe.each(BACKENDS)("diff pairs and the diff page's data on %s", (backend) =
     ids = await findTaskIds(database.db, "fam", ["s1", "s2", "a1", "a2", "b1"]);
   });
   afterAll(async () => {
+    await stopSummaryThread();
     await database?.close();
     fs.rmSync(dir, { recursive: true, force: true });
   });
@@ -49,7 +50,7 @@ describe.each(BACKENDS)("diff pairs and the diff page's data on %s", (backend) =
 
   test("the page's data: pair, highlighted files, summary; the same again from the caches", async () => {
     clearHighlightCache();
-    clearSummaryCaches();
+    await clearAllSummaryCaches();
     const first = await loadDiffView(CLI_ACTOR, id("b1"), null);
     if (!first.found || !first.pair) throw new Error("no diff view");
     expect(first.lineage.ancestors.map((a) => a.task_id)).toEqual(["s1", "a1"]);
@@ -58,6 +59,7 @@ describe.each(BACKENDS)("diff pairs and the diff page's data on %s", (backend) =
     expect(solution?.new.map((line) => line.map(([, t]) => t).join(""))).toContain("echo done > /app/out-2.txt");
     expect(first.files.find((f) => f.path === "task.toml")).toMatchObject({ status: "modified", old: expect.any(Array) });
     expect(first.summary.commands).toEqual(["echo done > /app/out-2.txt", "cat /app/out-2.txt | grep -c done"]);
+    expect(summaryThreadState(), "the summary was parsed in its thread").toBe("running");
     const again = await loadDiffView(CLI_ACTOR, id("b1"), null);
     expect(again).toEqual(first);
   });
