@@ -11,7 +11,8 @@ import { env } from "@/lib/env";
 import type { TaskFiles } from "./files";
 import { clearSummaryCaches, stepSummary, summaryInputs, type StepSummary } from "./summary";
 
-export type SummaryJob = { id: number; op: "summary"; parent: TaskFiles; child: TaskFiles } | { id: number; op: "clear" };
+type JobBody = { op: "summary"; parent: TaskFiles; child: TaskFiles } | { op: "clear" };
+export type SummaryJob = JobBody & { id: number };
 export type SummaryReply = { id: number; result: StepSummary | null } | { id: number; error: string };
 
 /**
@@ -75,7 +76,7 @@ class SummaryThread {
     this.pending.clear();
   }
 
-  run(job: Omit<SummaryJob, "id">): Promise<StepSummary | null> {
+  run(job: JobBody): Promise<StepSummary | null> {
     if (this.failure) return Promise.reject(this.failure);
     const id = this.nextId++;
     if (this.pending.size === 0) this.worker.ref();
