@@ -1,7 +1,8 @@
 // npx tsx bench/diff.ts [--pg postgres://…/db] [--pairs 20] [--runs 3]
 // Issue 4's parent-diff budget (≤ 50 ms server-side for two ~400-line solutions, step summary
 // included), timed on what the diff page calls: lib/data/diff loadDiffView (pair, lineage for the
-// picker, both file sets, highlighted whole-file diffs, parsed step summary) on PostgreSQL.
+// picker, both file sets, highlighted whole-file diffs, and the step summary parsed meanwhile in its
+// own thread) on PostgreSQL.
 // Without --pg it generates a small run (its late rounds have ~400-line solutions), ingests it into
 // a scratch database with the CLI and drops that afterwards. Prints p50/p95 and writes
 // bench/out/diff-*.json.
@@ -13,6 +14,7 @@ import { execFileSync } from "node:child_process";
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
+import { performance as perf } from "node:perf_hooks";
 import { parseArgs } from "node:util";
 import { sql } from "drizzle-orm";
 import { execRows, openDatabase, useDatabase } from "@/db/client";
@@ -34,8 +36,8 @@ const { values: args } = parseArgs({
   },
 });
 
-type Stat = { p50_ms: number; p95_ms: number; cpu_p50_ms: number; n: number };
-type Sample = { wall: number; cpu: number };
+type Stat = { p50_ms: number; p95_ms: number; cpu_p50_ms: number; main_p50_ms: number; n: number };
+type Sample = { wall: number; cpu: number; main: number };
 
 function pct(sorted: number[], p: number): number {
   return sorted[Math.min(sorted.length - 1, Math.max(0, Math.ceil(p * sorted.length) - 1))] ?? 0;
@@ -44,17 +46,24 @@ function pct(sorted: number[], p: number): number {
 function stat(samples: Sample[]): Stat {
   const wall = samples.map((s) => s.wall).sort((a, b) => a - b);
   const cpu = samples.map((s) => s.cpu).sort((a, b) => a - b);
+  const main = samples.map((s) => s.main).sort((a, b) => a - b);
   const ms = (v: number) => Number(v.toFixed(1));
-  return { p50_ms: ms(pct(wall, 0.5)), p95_ms: ms(pct(wall, 0.95)), cpu_p50_ms: ms(pct(cpu, 0.5)), n: wall.length };
+  return { p50_ms: ms(pct(wall, 0.5)), p95_ms: ms(pct(wall, 0.95)), cpu_p50_ms: ms(pct(cpu, 0.5)), main_p50_ms: ms(pct(main, 0.5)), n: wall.length };
 }
 
-/** Wall time, and this process's CPU time (steadier when other work shares the cores). */
+/**
+ * Wall time; this process's CPU time, all threads (steadier when other work shares the cores); and
+ * how long the main thread's event loop was busy (its share of the wall time: the step summary
+ * runs in a thread of its own, so on a free core a pair takes about this plus the queries' waits).
+ */
 async function timed(fn: () => Promise<unknown>): Promise<Sample> {
   const cpu = process.cpuUsage();
+  const loop = perf.eventLoopUtilization();
   const s = performance.now();
   await fn();
   const used = process.cpuUsage(cpu);
-  return { wall: performance.now() - s, cpu: (used.user + used.system) / 1000 };
+  const busy = perf.eventLoopUtilization(loop);
+  return { wall: performance.now() - s, cpu: (used.user + used.system) / 1000, main: busy.active };
 }
 
 /** Empties the per-content caches of this thread and of the step-summary thread. */
@@ -110,7 +119,7 @@ async function main(): Promise<void> {
 
     // The very first call of the process loads the grammars (shiki, tree-sitter): once per server.
     const first = pairs[0];
-    const processStart = first ? await timed(() => view(first.id)) : { wall: 0, cpu: 0 };
+    const processStart = first ? await timed(() => view(first.id)) : { wall: 0, cpu: 0, main: 0 };
 
     const cold: Sample[] = [];
     const afterParent: Sample[] = [];
@@ -150,7 +159,7 @@ async function main(): Promise<void> {
     const w = Math.max(...Object.keys(results).map((k) => k.length));
     process.stdout.write(`${pairs.length} pairs, solutions of ${lines[0]}–${lines[lines.length - 1]} lines, ${args.runs} rounds; load ${os.loadavg().map((l) => l.toFixed(2)).join(" ")}\n`);
     for (const [k, v] of Object.entries(results)) {
-      process.stdout.write(`${k.padEnd(w)}  p50 ${v.p50_ms.toFixed(1).padStart(7)} ms  p95 ${v.p95_ms.toFixed(1).padStart(7)} ms  CPU p50 ${v.cpu_p50_ms.toFixed(1).padStart(7)} ms  (n ${v.n})\n`);
+      process.stdout.write(`${k.padEnd(w)}  p50 ${v.p50_ms.toFixed(1).padStart(7)} ms  p95 ${v.p95_ms.toFixed(1).padStart(7)} ms  CPU p50 ${v.cpu_p50_ms.toFixed(1).padStart(7)} ms  main thread busy p50 ${v.main_p50_ms.toFixed(1).padStart(7)} ms  (n ${v.n})\n`);
     }
     fs.mkdirSync(args.out, { recursive: true });
     const file = path.join(args.out, `diff-${new Date().toISOString().slice(0, 19).replaceAll(":", "")}.json`);
