@@ -14,7 +14,6 @@ import { execFileSync } from "node:child_process";
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
-import { performance as perf } from "node:perf_hooks";
 import { parseArgs } from "node:util";
 import { sql } from "drizzle-orm";
 import { execRows, openDatabase, useDatabase } from "@/db/client";
@@ -22,7 +21,7 @@ import { CLI_ACTOR } from "@/lib/auth/actor";
 import { loadDiffView, loadTaskTexts } from "@/lib/data/diff";
 import { buildDiffPayload } from "@/lib/diff/payload";
 import { stepSummary } from "@/lib/diff/summary";
-import { clearAllSummaryCaches } from "@/lib/diff/summary-thread";
+import { clearAllSummaryCaches, useSummaryThread } from "@/lib/diff/summary-thread";
 import { clearHighlightCache } from "@/lib/text/highlight";
 
 const { values: args } = parseArgs({
@@ -36,8 +35,8 @@ const { values: args } = parseArgs({
   },
 });
 
-type Stat = { p50_ms: number; p95_ms: number; cpu_p50_ms: number; main_p50_ms: number; n: number };
-type Sample = { wall: number; cpu: number; main: number };
+type Stat = { p50_ms: number; p95_ms: number; cpu_p50_ms: number; main_cpu_mean_ms: number; main_wait_mean_ms: number; n: number };
+type Sample = { wall: number; cpu: number; mainCpu: number; mainWait: number };
 
 function pct(sorted: number[], p: number): number {
   return sorted[Math.min(sorted.length - 1, Math.max(0, Math.ceil(p * sorted.length) - 1))] ?? 0;
@@ -46,24 +45,45 @@ function pct(sorted: number[], p: number): number {
 function stat(samples: Sample[]): Stat {
   const wall = samples.map((s) => s.wall).sort((a, b) => a - b);
   const cpu = samples.map((s) => s.cpu).sort((a, b) => a - b);
-  const main = samples.map((s) => s.main).sort((a, b) => a - b);
   const ms = (v: number) => Number(v.toFixed(1));
-  return { p50_ms: ms(pct(wall, 0.5)), p95_ms: ms(pct(wall, 0.95)), cpu_p50_ms: ms(pct(cpu, 0.5)), main_p50_ms: ms(pct(main, 0.5)), n: wall.length };
+  const mean = (f: (s: Sample) => number) => ms(samples.reduce((sum, s) => sum + f(s), 0) / Math.max(1, samples.length));
+  return {
+    p50_ms: ms(pct(wall, 0.5)),
+    p95_ms: ms(pct(wall, 0.95)),
+    cpu_p50_ms: ms(pct(cpu, 0.5)),
+    main_cpu_mean_ms: mean((s) => s.mainCpu),
+    main_wait_mean_ms: mean((s) => s.mainWait),
+    n: wall.length,
+  };
+}
+
+/**
+ * The main thread's time on a core and waiting for one, in ms (Linux schedstat; NaN elsewhere).
+ * Updated by the scheduler at its ticks, so only sums over many samples are exact: reported as means.
+ */
+function mainThreadSched(): { run: number; wait: number } {
+  try {
+    const [run, wait] = fs.readFileSync(`/proc/self/task/${process.pid}/schedstat`, "utf8").split(" ").map(Number);
+    return { run: (run ?? NaN) / 1e6, wait: (wait ?? NaN) / 1e6 };
+  } catch {
+    return { run: NaN, wait: NaN };
+  }
 }
 
 /**
  * Wall time; this process's CPU time, all threads (steadier when other work shares the cores); and
- * how long the main thread's event loop was busy (its share of the wall time: the step summary
- * runs in a thread of its own, so on a free core a pair takes about this plus the queries' waits).
+ * the main thread's own CPU and run-queue wait: the step summary runs in a thread of its own, so on
+ * a free core a pair takes about the main thread's CPU plus the queries' round trips.
  */
 async function timed(fn: () => Promise<unknown>): Promise<Sample> {
   const cpu = process.cpuUsage();
-  const loop = perf.eventLoopUtilization();
+  const sched = mainThreadSched();
   const s = performance.now();
   await fn();
+  const wall = performance.now() - s;
   const used = process.cpuUsage(cpu);
-  const busy = perf.eventLoopUtilization(loop);
-  return { wall: performance.now() - s, cpu: (used.user + used.system) / 1000, main: busy.active };
+  const after = mainThreadSched();
+  return { wall, cpu: (used.user + used.system) / 1000, mainCpu: after.run - sched.run, mainWait: after.wait - sched.wait };
 }
 
 /** Empties the per-content caches of this thread and of the step-summary thread. */
@@ -119,13 +139,19 @@ async function main(): Promise<void> {
 
     // The very first call of the process loads the grammars (shiki, tree-sitter): once per server.
     const first = pairs[0];
-    const processStart = first ? await timed(() => view(first.id)) : { wall: 0, cpu: 0, main: 0 };
+    const processStart = first ? await timed(() => view(first.id)) : { wall: 0, cpu: 0, mainCpu: 0, mainWait: 0 };
 
     const cold: Sample[] = [];
+    const coldInline: Sample[] = [];
     const afterParent: Sample[] = [];
     const warm: Sample[] = [];
     for (let r = 0; r < Number(args.runs); r++) {
       for (const p of pairs) {
+        // The same cold pair with the summary parsed inline, just before: the two under the same load.
+        await forget();
+        useSummaryThread(false);
+        coldInline.push(await timed(() => view(p.id)));
+        useSummaryThread(true);
         await forget();
         cold.push(await timed(() => view(p.id)));
         warm.push(await timed(() => view(p.id)));
@@ -151,6 +177,7 @@ async function main(): Promise<void> {
     const results = {
       "first call of the process (grammars load)": stat([processStart]),
       "parent diff, cold (nothing cached)": stat(cold),
+      "  the same, step summary parsed inline": stat(coldInline),
       "parent diff, parent's diff opened just before": stat(afterParent),
       "parent diff, warm (same pair again)": stat(warm),
       "  cold part: highlighted files (buildDiffPayload)": stat(highlight),
@@ -159,7 +186,7 @@ async function main(): Promise<void> {
     const w = Math.max(...Object.keys(results).map((k) => k.length));
     process.stdout.write(`${pairs.length} pairs, solutions of ${lines[0]}–${lines[lines.length - 1]} lines, ${args.runs} rounds; load ${os.loadavg().map((l) => l.toFixed(2)).join(" ")}\n`);
     for (const [k, v] of Object.entries(results)) {
-      process.stdout.write(`${k.padEnd(w)}  p50 ${v.p50_ms.toFixed(1).padStart(7)} ms  p95 ${v.p95_ms.toFixed(1).padStart(7)} ms  CPU p50 ${v.cpu_p50_ms.toFixed(1).padStart(7)} ms  main thread busy p50 ${v.main_p50_ms.toFixed(1).padStart(7)} ms  (n ${v.n})\n`);
+      process.stdout.write(`${k.padEnd(w)}  p50 ${v.p50_ms.toFixed(1).padStart(7)} ms  p95 ${v.p95_ms.toFixed(1).padStart(7)} ms  CPU p50 ${v.cpu_p50_ms.toFixed(1).padStart(7)} ms  main thread: CPU ${v.main_cpu_mean_ms.toFixed(1).padStart(6)} ms, waiting ${v.main_wait_mean_ms.toFixed(1).padStart(6)} ms (means)  (n ${v.n})\n`);
     }
     fs.mkdirSync(args.out, { recursive: true });
     const file = path.join(args.out, `diff-${new Date().toISOString().slice(0, 19).replaceAll(":", "")}.json`);

@@ -93,6 +93,12 @@ class SummaryThread {
 
 /** undefined: not started yet; null: failed, the summaries are parsed inline. */
 let thread: SummaryThread | null | undefined;
+let enabled = true;
+
+/** Parse summaries inline (false) or in their thread (true, the default): benchmarks compare the two. */
+export function useSummaryThread(on: boolean): void {
+  enabled = on;
+}
 
 function threadFailed(err: unknown): void {
   if (thread === null) return;
@@ -118,7 +124,7 @@ function currentThread(): SummaryThread | null {
  * available. Only the files a summary reads are sent.
  */
 export async function stepSummaryInThread(parentFiles: TaskFiles, childFiles: TaskFiles): Promise<StepSummary> {
-  const t = currentThread();
+  const t = enabled ? currentThread() : null;
   if (t && !t.failure) {
     try {
       const result = await t.run({ op: "summary", parent: summaryInputs(parentFiles), child: summaryInputs(childFiles) });
