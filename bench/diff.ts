@@ -1,8 +1,8 @@
 // npx tsx bench/diff.ts [--pg postgres://…/db] [--pairs 20] [--runs 3]
 // Issue 4's parent-diff budget (≤ 50 ms server-side for two ~400-line solutions, step summary
 // included), timed on what the diff page calls: lib/data/diff loadDiffView (pair, lineage for the
-// picker, both file sets, highlighted whole-file diffs, and the step summary parsed meanwhile in its
-// own thread) on PostgreSQL.
+// picker, both file sets, highlighted whole-file diffs, parsed step summary; the summary and the
+// verifier's highlighting in the diff thread) on PostgreSQL.
 // Without --pg it generates a small run (its late rounds have ~400-line solutions), ingests it into
 // a scratch database with the CLI and drops that afterwards. Prints p50/p95 and writes
 // bench/out/diff-*.json.
@@ -21,8 +21,7 @@ import { CLI_ACTOR } from "@/lib/auth/actor";
 import { loadDiffView, loadTaskTexts } from "@/lib/data/diff";
 import { buildDiffPayload } from "@/lib/diff/payload";
 import { stepSummary } from "@/lib/diff/summary";
-import { clearAllSummaryCaches, useSummaryThread } from "@/lib/diff/summary-thread";
-import { clearHighlightCache } from "@/lib/text/highlight";
+import { clearDiffCaches, useDiffThread } from "@/lib/diff/thread";
 
 const { values: args } = parseArgs({
   options: {
@@ -72,8 +71,8 @@ function mainThreadSched(): { run: number; wait: number } {
 
 /**
  * Wall time; this process's CPU time, all threads (steadier when other work shares the cores); and
- * the main thread's own CPU and run-queue wait: the step summary runs in a thread of its own, so on
- * a free core a pair takes about the main thread's CPU plus the queries' round trips.
+ * the main thread's own CPU and run-queue wait: part of the work runs in the diff thread, so on a
+ * free core a pair takes about the main thread's CPU plus the queries' round trips.
  */
 async function timed(fn: () => Promise<unknown>): Promise<Sample> {
   const cpu = process.cpuUsage();
@@ -86,10 +85,9 @@ async function timed(fn: () => Promise<unknown>): Promise<Sample> {
   return { wall, cpu: (used.user + used.system) / 1000, mainCpu: after.run - sched.run, mainWait: after.wait - sched.wait };
 }
 
-/** Empties the per-content caches of this thread and of the step-summary thread. */
+/** Empties the per-content caches of this thread and of the diff thread. */
 async function forget(): Promise<void> {
-  clearHighlightCache();
-  await clearAllSummaryCaches();
+  await clearDiffCaches();
 }
 
 /** A fresh database holding a generated run, or null when --pg names one already ingested. */
@@ -147,11 +145,11 @@ async function main(): Promise<void> {
     const warm: Sample[] = [];
     for (let r = 0; r < Number(args.runs); r++) {
       for (const p of pairs) {
-        // The same cold pair with the summary parsed inline, just before: the two under the same load.
+        // The same cold pair all in one thread, just before: the two under the same load.
         await forget();
-        useSummaryThread(false);
+        useDiffThread(false);
         coldInline.push(await timed(() => view(p.id)));
-        useSummaryThread(true);
+        useDiffThread(true);
         await forget();
         cold.push(await timed(() => view(p.id)));
         warm.push(await timed(() => view(p.id)));
@@ -177,7 +175,7 @@ async function main(): Promise<void> {
     const results = {
       "first call of the process (grammars load)": stat([processStart]),
       "parent diff, cold (nothing cached)": stat(cold),
-      "  the same, step summary parsed inline": stat(coldInline),
+      "  the same in one thread (no diff thread)": stat(coldInline),
       "parent diff, parent's diff opened just before": stat(afterParent),
       "parent diff, warm (same pair again)": stat(warm),
       "  cold part: highlighted files (buildDiffPayload)": stat(highlight),

@@ -77,7 +77,7 @@ async function testNamesOf(source: string): Promise<string[]> {
   }
 }
 
-const isTestFile = (path: string) => path.startsWith("tests/") && path.endsWith(".py");
+export const isTestFile = (path: string) => path.startsWith("tests/") && path.endsWith(".py");
 
 /** The files a step summary reads (what another thread needs to be sent of a task). */
 export function summaryInputs(files: TaskFiles): TaskFiles {
