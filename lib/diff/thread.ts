@@ -136,9 +136,10 @@ async function inThread(job: JobBody): Promise<ThreadResult | undefined> {
   try {
     return await t.run(job);
   } catch (err) {
-    // A failed thread falls back to inline work for good; an error the job threw is passed on.
-    if (!t.failure) throw err;
-    threadFailed(t.failure);
+    // A failed thread falls back to inline work for good; a job that threw is done again inline,
+    // where its error (if it is not the thread's) is the caller's.
+    if (t.failure) threadFailed(t.failure);
+    else console.error(`a diff-thread job (${job.op}) failed; done again inline`, err);
     return undefined;
   }
 }
