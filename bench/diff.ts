@@ -1,7 +1,8 @@
 // npx tsx bench/diff.ts [--pg postgres://…/db] [--pairs 20] [--runs 3]
 // Issue 4's parent-diff budget (≤ 50 ms server-side for two ~400-line solutions, step summary
 // included), timed on what the diff page calls: lib/data/diff loadDiffView (pair, lineage for the
-// picker, both file sets, highlighted whole-file diffs, parsed step summary) on PostgreSQL.
+// picker, both file sets, highlighted whole-file diffs, parsed step summary; the summary and the
+// verifier's highlighting in the diff thread) on PostgreSQL.
 // Without --pg it generates a small run (its late rounds have ~400-line solutions), ingests it into
 // a scratch database with the CLI and drops that afterwards. Prints p50/p95 and writes
 // bench/out/diff-*.json.
@@ -19,8 +20,8 @@ import { execRows, openDatabase, useDatabase } from "@/db/client";
 import { CLI_ACTOR } from "@/lib/auth/actor";
 import { loadDiffView, loadTaskTexts } from "@/lib/data/diff";
 import { buildDiffPayload } from "@/lib/diff/payload";
-import { clearSummaryCaches, stepSummary } from "@/lib/diff/summary";
-import { clearHighlightCache } from "@/lib/text/highlight";
+import { stepSummary } from "@/lib/diff/summary";
+import { clearDiffCaches, useDiffThread } from "@/lib/diff/thread";
 
 const { values: args } = parseArgs({
   options: {
@@ -33,8 +34,8 @@ const { values: args } = parseArgs({
   },
 });
 
-type Stat = { p50_ms: number; p95_ms: number; cpu_p50_ms: number; n: number };
-type Sample = { wall: number; cpu: number };
+type Stat = { p50_ms: number; p95_ms: number; cpu_p50_ms: number; main_cpu_mean_ms: number; main_wait_mean_ms: number; n: number };
+type Sample = { wall: number; cpu: number; mainCpu: number; mainWait: number };
 
 function pct(sorted: number[], p: number): number {
   return sorted[Math.min(sorted.length - 1, Math.max(0, Math.ceil(p * sorted.length) - 1))] ?? 0;
@@ -44,21 +45,49 @@ function stat(samples: Sample[]): Stat {
   const wall = samples.map((s) => s.wall).sort((a, b) => a - b);
   const cpu = samples.map((s) => s.cpu).sort((a, b) => a - b);
   const ms = (v: number) => Number(v.toFixed(1));
-  return { p50_ms: ms(pct(wall, 0.5)), p95_ms: ms(pct(wall, 0.95)), cpu_p50_ms: ms(pct(cpu, 0.5)), n: wall.length };
+  const mean = (f: (s: Sample) => number) => ms(samples.reduce((sum, s) => sum + f(s), 0) / Math.max(1, samples.length));
+  return {
+    p50_ms: ms(pct(wall, 0.5)),
+    p95_ms: ms(pct(wall, 0.95)),
+    cpu_p50_ms: ms(pct(cpu, 0.5)),
+    main_cpu_mean_ms: mean((s) => s.mainCpu),
+    main_wait_mean_ms: mean((s) => s.mainWait),
+    n: wall.length,
+  };
 }
 
-/** Wall time, and this process's CPU time (steadier when other work shares the cores). */
+/**
+ * The main thread's time on a core and waiting for one, in ms (Linux schedstat; NaN elsewhere).
+ * Updated by the scheduler at its ticks, so only sums over many samples are exact: reported as means.
+ */
+function mainThreadSched(): { run: number; wait: number } {
+  try {
+    const [run, wait] = fs.readFileSync(`/proc/self/task/${process.pid}/schedstat`, "utf8").split(" ").map(Number);
+    return { run: (run ?? NaN) / 1e6, wait: (wait ?? NaN) / 1e6 };
+  } catch {
+    return { run: NaN, wait: NaN };
+  }
+}
+
+/**
+ * Wall time; this process's CPU time, all threads (steadier when other work shares the cores); and
+ * the main thread's own CPU and run-queue wait: part of the work runs in the diff thread, so on a
+ * free core a pair takes about the main thread's CPU plus the queries' round trips.
+ */
 async function timed(fn: () => Promise<unknown>): Promise<Sample> {
   const cpu = process.cpuUsage();
+  const sched = mainThreadSched();
   const s = performance.now();
   await fn();
+  const wall = performance.now() - s;
   const used = process.cpuUsage(cpu);
-  return { wall: performance.now() - s, cpu: (used.user + used.system) / 1000 };
+  const after = mainThreadSched();
+  return { wall, cpu: (used.user + used.system) / 1000, mainCpu: after.run - sched.run, mainWait: after.wait - sched.wait };
 }
 
-function forget(): void {
-  clearHighlightCache();
-  clearSummaryCaches();
+/** Empties the per-content caches of this thread and of the diff thread. */
+async function forget(): Promise<void> {
+  await clearDiffCaches();
 }
 
 /** A fresh database holding a generated run, or null when --pg names one already ingested. */
@@ -108,17 +137,23 @@ async function main(): Promise<void> {
 
     // The very first call of the process loads the grammars (shiki, tree-sitter): once per server.
     const first = pairs[0];
-    const processStart = first ? await timed(() => view(first.id)) : { wall: 0, cpu: 0 };
+    const processStart = first ? await timed(() => view(first.id)) : { wall: 0, cpu: 0, mainCpu: 0, mainWait: 0 };
 
     const cold: Sample[] = [];
+    const coldInline: Sample[] = [];
     const afterParent: Sample[] = [];
     const warm: Sample[] = [];
     for (let r = 0; r < Number(args.runs); r++) {
       for (const p of pairs) {
-        forget();
+        // The same cold pair all in one thread, just before: the two under the same load.
+        await forget();
+        useDiffThread(false);
+        coldInline.push(await timed(() => view(p.id)));
+        useDiffThread(true);
+        await forget();
         cold.push(await timed(() => view(p.id)));
         warm.push(await timed(() => view(p.id)));
-        forget();
+        await forget();
         await view(p.parent_id);
         afterParent.push(await timed(() => view(p.id)));
       }
@@ -130,9 +165,9 @@ async function main(): Promise<void> {
     for (let r = 0; r < Number(args.runs); r++) {
       for (const p of pairs) {
         const [a, b] = await Promise.all([loadTaskTexts(CLI_ACTOR, p.parent_id), loadTaskTexts(CLI_ACTOR, p.id)]);
-        forget();
+        await forget();
         highlight.push(await timed(() => buildDiffPayload(a.files, b.files, new Set([...a.binary, ...b.binary]))));
-        forget();
+        await forget();
         summary.push(await timed(() => stepSummary(a.files, b.files)));
       }
     }
@@ -140,6 +175,7 @@ async function main(): Promise<void> {
     const results = {
       "first call of the process (grammars load)": stat([processStart]),
       "parent diff, cold (nothing cached)": stat(cold),
+      "  the same in one thread (no diff thread)": stat(coldInline),
       "parent diff, parent's diff opened just before": stat(afterParent),
       "parent diff, warm (same pair again)": stat(warm),
       "  cold part: highlighted files (buildDiffPayload)": stat(highlight),
@@ -148,7 +184,7 @@ async function main(): Promise<void> {
     const w = Math.max(...Object.keys(results).map((k) => k.length));
     process.stdout.write(`${pairs.length} pairs, solutions of ${lines[0]}–${lines[lines.length - 1]} lines, ${args.runs} rounds; load ${os.loadavg().map((l) => l.toFixed(2)).join(" ")}\n`);
     for (const [k, v] of Object.entries(results)) {
-      process.stdout.write(`${k.padEnd(w)}  p50 ${v.p50_ms.toFixed(1).padStart(7)} ms  p95 ${v.p95_ms.toFixed(1).padStart(7)} ms  CPU p50 ${v.cpu_p50_ms.toFixed(1).padStart(7)} ms  (n ${v.n})\n`);
+      process.stdout.write(`${k.padEnd(w)}  p50 ${v.p50_ms.toFixed(1).padStart(7)} ms  p95 ${v.p95_ms.toFixed(1).padStart(7)} ms  CPU p50 ${v.cpu_p50_ms.toFixed(1).padStart(7)} ms  main thread: CPU ${v.main_cpu_mean_ms.toFixed(1).padStart(6)} ms, waiting ${v.main_wait_mean_ms.toFixed(1).padStart(6)} ms (means)  (n ${v.n})\n`);
     }
     fs.mkdirSync(args.out, { recursive: true });
     const file = path.join(args.out, `diff-${new Date().toISOString().slice(0, 19).replaceAll(":", "")}.json`);

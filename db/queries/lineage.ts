@@ -78,19 +78,15 @@ export async function getLineage(db: Db, id: number, opts: LineageOptions = {}):
   const [self] = await db.select({ ...nodeColumns, run: runs.name }).from(tasks).innerJoin(runs, eq(runs.id, tasks.runId)).where(eq(tasks.id, id));
   if (!self) return null;
   const ancestorIds = pathIds(self.path).filter((a) => a !== id);
-  const ancestors = ancestorIds.length
-    ? await db.select(nodeColumns).from(tasks).where(inArray(tasks.id, ancestorIds)).orderBy(asc(tasks.depth))
-    : [];
-
-  let descendants: LineageNodeJson[] = [];
-  let truncated = false;
   const limit = opts.limit ?? 5000;
-  if (opts.descendants) {
-    const rows = await descendantNodes(db, self, opts.maxDepth, limit + 1);
-    truncated = rows.length > limit;
-    descendants = rows.slice(0, limit);
-  }
-  const counts = await childCounts(db, [id, ...ancestors.map((a) => a.id)]);
+  // The rest depends only on the task's path: one more round trip, not three.
+  const [ancestors, below, counts] = await Promise.all([
+    ancestorIds.length ? db.select(nodeColumns).from(tasks).where(inArray(tasks.id, ancestorIds)).orderBy(asc(tasks.depth)) : [],
+    opts.descendants ? descendantNodes(db, self, opts.maxDepth, limit + 1) : [],
+    childCounts(db, [id, ...ancestorIds]),
+  ]);
+  const truncated = below.length > limit;
+  const descendants = below.slice(0, limit);
   const node = (r: NodeRow) => toNode(r, counts.get(r.id) ?? 0);
   return {
     run: self.run,

@@ -4,10 +4,9 @@ import { useDatabase } from "@/db/client";
 import { findTaskIds } from "@/db/queries/tasks";
 import { BACKENDS, createTestDatabase, type TestDatabase } from "@/db/testing";
 import { CLI_ACTOR } from "@/lib/auth/actor";
-import { clearSummaryCaches } from "@/lib/diff/summary";
+import { clearDiffCaches, diffThreadState, stopDiffThread } from "@/lib/diff/thread";
 import { ingestPath } from "@/lib/ingest";
 import { writeFixtureRun } from "@/lib/ingest/fixtures";
-import { clearHighlightCache } from "@/lib/text/highlight";
 import { loadDiffView, resolveDiffPair } from "./diff";
 
 describe.each(BACKENDS)("diff pairs and the diff page's data on %s", (backend) => {
@@ -24,6 +23,7 @@ describe.each(BACKENDS)("diff pairs and the diff page's data on %s", (backend) =
     ids = await findTaskIds(database.db, "fam", ["s1", "s2", "a1", "a2", "b1"]);
   });
   afterAll(async () => {
+    await stopDiffThread();
     await database?.close();
     fs.rmSync(dir, { recursive: true, force: true });
   });
@@ -48,8 +48,7 @@ describe.each(BACKENDS)("diff pairs and the diff page's data on %s", (backend) =
   });
 
   test("the page's data: pair, highlighted files, summary; the same again from the caches", async () => {
-    clearHighlightCache();
-    clearSummaryCaches();
+    await clearDiffCaches();
     const first = await loadDiffView(CLI_ACTOR, id("b1"), null);
     if (!first.found || !first.pair) throw new Error("no diff view");
     expect(first.lineage.ancestors.map((a) => a.task_id)).toEqual(["s1", "a1"]);
@@ -58,6 +57,7 @@ describe.each(BACKENDS)("diff pairs and the diff page's data on %s", (backend) =
     expect(solution?.new.map((line) => line.map(([, t]) => t).join(""))).toContain("echo done > /app/out-2.txt");
     expect(first.files.find((f) => f.path === "task.toml")).toMatchObject({ status: "modified", old: expect.any(Array) });
     expect(first.summary.commands).toEqual(["echo done > /app/out-2.txt", "cat /app/out-2.txt | grep -c done"]);
+    expect(diffThreadState(), "the summary was parsed in the diff thread").toBe("running");
     const again = await loadDiffView(CLI_ACTOR, id("b1"), null);
     expect(again).toEqual(first);
   });

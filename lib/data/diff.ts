@@ -6,7 +6,8 @@ import type { Actor } from "@/lib/auth/actor";
 import type { TaskFiles } from "@/lib/diff";
 import { buildDiffPayload } from "@/lib/diff/payload";
 import type { DiffFilePayload } from "@/lib/diff/payload-types";
-import { stepSummary, type StepSummary } from "@/lib/diff/summary";
+import type { StepSummary } from "@/lib/diff/summary";
+import { splitFileSides, stepSummaryInThread } from "@/lib/diff/thread";
 import { getLineage, getPairNodes, getTaskFileSet } from "./read";
 
 /** A side of a diff: what a header and the links around it need. */
@@ -93,7 +94,11 @@ export async function loadDiffView(actor: Actor | null, id: number, againstId: n
   if (!resolved.ok || !other) return !resolved.ok && resolved.reason === "no-parent" ? { found: true, lineage, pair: null } : { found: false };
   const { from } = resolved.pair;
   const [a, b] = from.id === id ? [own, other] : [other, own];
-  const files = await buildDiffPayload(a.files, b.files, new Set([...a.binary, ...b.binary]));
-  const summary = await stepSummary(a.files, b.files);
+  // The summary and the verifier's highlighting go to the diff thread first, done while this one
+  // highlights the rest.
+  const [summary, files] = await Promise.all([
+    stepSummaryInThread(a.files, b.files),
+    buildDiffPayload(a.files, b.files, new Set([...a.binary, ...b.binary]), splitFileSides),
+  ]);
   return { found: true, lineage, pair: resolved.pair, files, summary };
 }

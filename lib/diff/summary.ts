@@ -77,7 +77,16 @@ async function testNamesOf(source: string): Promise<string[]> {
   }
 }
 
-const isTestFile = (path: string) => path.startsWith("tests/") && path.endsWith(".py");
+export const isTestFile = (path: string) => path.startsWith("tests/") && path.endsWith(".py");
+
+/** The files a step summary reads (what another thread needs to be sent of a task). */
+export function summaryInputs(files: TaskFiles): TaskFiles {
+  const out: Record<string, string> = Object.create(null) as Record<string, string>;
+  for (const path of Object.keys(files)) {
+    if (path === SOLUTION_PATH || path === INSTRUCTION_PATH || isTestFile(path)) out[path] = fileOf(files, path);
+  }
+  return out;
+}
 
 async function testUnits(files: TaskFiles, prefixed: boolean): Promise<Unit[]> {
   const paths = Object.keys(files).filter(isTestFile).sort();
