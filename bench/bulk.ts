@@ -78,7 +78,7 @@ async function prepare(db: Db, work: string): Promise<Record<string, number>> {
 async function main() {
   const { default: postgres } = await import("postgres");
   const admin = postgres(args.pg, { max: 1, onnotice: () => {} });
-  const name = args.reuse ?? `rst_bulk_bench_${process.pid}`;
+  const name = args.reuse ?? `rst_review_bulk_${process.pid}`;
   if (!args.reuse) await admin.unsafe(`CREATE DATABASE ${name}`);
   const url = new URL(args.pg);
   url.pathname = `/${name}`;

@@ -1,6 +1,7 @@
 // Review queues: members materialized from a task-table filter, handed out one reviewer at a time.
 // A member is done once its task gets a decision (not a skip) after it joined the queue, wherever
-// the decision was made (queue, task page, API), so progress is derived from `reviews`, never kept.
+// the decision was made (queue, task page, API, bulk): `done_at`, set by the database in the
+// decision's transaction (trigger of migration 0011), so no read derives it from `reviews`.
 import { and, eq, sql, type SQL } from "drizzle-orm";
 import type { QueueAddJson, QueueDetailJson, QueueJson, QueueNextJson, QueueProgressJson, QueueSlotJson } from "@/lib/api/types";
 import type { Actor } from "@/lib/auth/actor";
@@ -15,7 +16,7 @@ import { taskFilterWhere } from "./tasks";
 export const MAX_HELD = 2;
 
 /** `qi` is a queue_items row: done once a decision (not a skip) on its task came after it joined. */
-const DONE = sql`EXISTS (SELECT 1 FROM reviews r WHERE r.task_id = qi.task_id AND r.created_at >= qi.added_at AND r.decision <> 'skip')`;
+const DONE = sql`qi.done_at IS NOT NULL`;
 
 /** The filter as stored: the task-table query string without paging. */
 export function storedFilter(f: TaskFilter): string {
@@ -60,8 +61,10 @@ export async function addToQueue(db: Db, queueId: number, source: QueueSource, a
           ), base AS (
             SELECT coalesce(max(position), 0) AS p FROM queue_items WHERE queue_id = ${queueId}
           ), inserted AS (
-            INSERT INTO queue_items (queue_id, task_id, position, added_by)
-            SELECT ${queueId}, m.id, (SELECT p FROM base) + row_number() OVER (ORDER BY m.round ASC NULLS LAST, m.id)::int, ${actor.label}
+            INSERT INTO queue_items (queue_id, task_id, position, added_by, done_at)
+            SELECT ${queueId}, m.id, (SELECT p FROM base) + row_number() OVER (ORDER BY m.round ASC NULLS LAST, m.id)::int, ${actor.label},
+              -- a decision of a transaction that began before this one, committed meanwhile
+              (SELECT min(r.created_at) FROM reviews r WHERE r.task_id = m.id AND r.created_at >= now() AND r.decision <> 'skip')
             FROM matched m
             WHERE NOT EXISTS (SELECT 1 FROM queue_items q WHERE q.queue_id = ${queueId} AND q.task_id = m.id)
             ON CONFLICT (queue_id, task_id) DO NOTHING
@@ -174,7 +177,7 @@ const LATEST_DECISIONS = (queueId: number) => sql`
   FROM queue_items qi
   JOIN reviews r ON r.task_id = qi.task_id AND r.created_at >= qi.added_at AND r.decision <> 'skip'
   LEFT JOIN users u ON u.id = r.user_id
-  WHERE qi.queue_id = ${queueId}
+  WHERE qi.queue_id = ${queueId} AND ${DONE}
   ORDER BY qi.task_id, r.id DESC`;
 
 export async function getQueueProgress(db: Db, queueId: number): Promise<QueueProgressJson> {
