@@ -362,3 +362,15 @@ export async function getMemberState(db: Db, queueId: number, taskId: number): P
   );
   return row ? { reservedBy: row.reserved_by, done: Boolean(row.done) } : null;
 }
+
+/** Texts of blobs by hash, for a member's step; a binary blob comes back without its content. */
+export async function getStepTexts(db: Db, hashes: string[]): Promise<Map<string, { binary: boolean; content: string }>> {
+  const unique = [...new Set(hashes)];
+  if (unique.length === 0) return new Map();
+  const rows = await execRows<{ hash: string; binary: boolean; content: string | null }>(
+    db,
+    sql`SELECT hash, encoding <> 'utf8' AS binary, CASE WHEN encoding = 'utf8' THEN content END AS content
+        FROM blobs WHERE hash = ANY (${`{${unique.join(",")}}`}::text[])`,
+  );
+  return new Map(rows.map((r) => [r.hash, { binary: Boolean(r.binary), content: r.content ?? "" }]));
+}
