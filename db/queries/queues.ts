@@ -3,9 +3,10 @@
 // the decision was made (queue, task page, API, bulk): `done_at`, set by the database in the
 // decision's transaction (trigger of migration 0011), so no read derives it from `reviews`.
 import { and, eq, sql, type SQL } from "drizzle-orm";
-import type { QueueAddJson, QueueDetailJson, QueueJson, QueueNextJson, QueueProgressJson, QueueSlotJson } from "@/lib/api/types";
+import type { QueueAddJson, QueueDetailJson, QueueJson, QueueNextJson, QueueProgressJson, QueueSlotJson, TaskDetailJson } from "@/lib/api/types";
 import type { Actor } from "@/lib/auth/actor";
 import type { ReviewDecision } from "@/lib/domain";
+import { passAtK } from "@/lib/metrics/pass-at-k";
 import { parseTaskFilter, taskFilterToSearch, type TaskFilter } from "@/lib/tasks/filter";
 import { execRows, type Db } from "../client";
 import { queueItems, queueReservations, queueSkips, reviewQueues, tasks } from "../schema";
@@ -373,4 +374,59 @@ export async function getStepTexts(db: Db, hashes: string[]): Promise<Map<string
         FROM blobs WHERE hash = ANY (${`{${unique.join(",")}}`}::text[])`,
   );
   return new Map(rows.map((r) => [r.hash, { binary: Boolean(r.binary), content: r.content ?? "" }]));
+}
+
+type MemberTaskRow = {
+  reserved_by: string | null;
+  done: boolean;
+  task: Omit<TaskDetailJson, "last_review" | "evals" | "created_at"> & {
+    created_at: string | null;
+    evals: { model: string; k: number; n: number; successes: number; mean_reward: number | null }[];
+  };
+};
+
+/**
+ * A member's state and its task's detail as `getTask` (db/queries/tasks.ts) answers it, but in one
+ * round trip and without the columns the screen never shows (the search vector); the last review
+ * is `listReviews`'. Null when the task is not a member of the queue.
+ */
+export async function getMemberTask(db: Db, queueId: number, taskId: number): Promise<{ reservedBy: string | null; done: boolean; task: Omit<TaskDetailJson, "last_review"> } | null> {
+  const [row] = await execRows<MemberTaskRow>(
+    db,
+    sql`SELECT
+          (SELECT qr.holder_label FROM queue_reservations qr WHERE qr.queue_id = qi.queue_id AND qr.task_id = qi.task_id AND qr.expires_at > now()) AS reserved_by,
+          ${DONE} AS done,
+          json_build_object(
+            'id', t.id, 'task_id', t.ext_id, 'run', r.name, 'parent_id', t.parent_id, 'round', t.round, 'status', t.status,
+            'rejection_reason', t.rejection_reason, 'operator', t.operator, 'category', t.category, 'review', t.review_state,
+            'solution_lines', t.solution_lines, 'commands', t.commands, 'distinct_tools', t.distinct_tools,
+            'instruction_words', t.instruction_words, 'verifier_tests', t.verifier_tests, 'pass_at_k', t.pass_at_k,
+            'mean_reward', t.mean_reward, 'open_flags', t.open_flags,
+            'name', t.name, 'declared_difficulty', t.declared_difficulty, 'repair_attempts', t.repair_attempts,
+            'created_at', t.created_at, 'content_hash', t.content_hash, 'version', t.version, 'depth', t.depth,
+            'root_id', t.root_id, 'verifier_asserts', t.verifier_asserts, 'pass_at_1', t.pass_at_1, 'metadata', t.metadata,
+            'parent', (SELECT json_build_object('id', p.id, 'task_id', p.ext_id, 'round', p.round, 'status', p.status, 'operator', p.operator)
+                       FROM tasks p WHERE p.id = t.parent_id),
+            'children', coalesce((SELECT json_agg(json_build_object('id', c.id, 'task_id', c.ext_id, 'round', c.round, 'status', c.status, 'operator', c.operator) ORDER BY c.ext_id)
+                       FROM tasks c WHERE c.parent_id = t.id), '[]'::json),
+            'files', coalesce((SELECT json_agg(json_build_object('path', f.path, 'size', f.size, 'hash', f.blob_hash) ORDER BY f.path)
+                       FROM task_files f WHERE f.task_id = t.id), '[]'::json),
+            'evals', coalesce((SELECT json_agg(json_build_object('model', e.model, 'k', e.k, 'n', e.n, 'successes', e.successes, 'mean_reward', e.mean_reward) ORDER BY e.model)
+                       FROM evals e WHERE e.task_id = t.id), '[]'::json),
+            'trial_count', (SELECT count(*)::int FROM trials tr WHERE tr.task_id = t.id)
+          ) AS task
+        FROM queue_items qi JOIN tasks t ON t.id = qi.task_id JOIN runs r ON r.id = t.run_id
+        WHERE qi.queue_id = ${queueId} AND qi.task_id = ${taskId}`,
+  );
+  if (!row) return null;
+  const t = row.task;
+  return {
+    reservedBy: row.reserved_by,
+    done: Boolean(row.done),
+    task: {
+      ...t,
+      created_at: t.created_at === null ? null : new Date(t.created_at).toISOString(),
+      evals: t.evals.map((e) => ({ ...e, pass_at_k: passAtK(e.n, e.successes, e.k) })),
+    },
+  };
 }

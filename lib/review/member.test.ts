@@ -11,12 +11,14 @@ import { loadQueueTask } from "@/lib/data/queues";
 import { ingestPath } from "@/lib/ingest";
 import { writeFixtureRun } from "@/lib/ingest/fixtures";
 import { parseTaskFilter } from "@/lib/tasks/filter";
-import { queueItems } from "@/db/schema";
+import { recordReview } from "@/db/queries/reviews";
+import { queueItems, tasks } from "@/db/schema";
 import { eq } from "drizzle-orm";
 import { loadQueueMember, stepPaths } from "./member";
 import { clearStepCache, stepKey } from "./step-cache";
 
 const READER: Actor = { kind: "user", id: "v", label: "viewer", role: "viewer", userId: null };
+const TOKEN: Actor = { kind: "token", id: "token:1", label: 'token "t"', role: "reviewer", userId: null };
 
 describe.each(BACKENDS)("queue member data on %s", (backend) => {
   let database: TestDatabase;
@@ -39,17 +41,29 @@ describe.each(BACKENDS)("queue member data on %s", (backend) => {
     const queue = await createQueue(database.db, { name: "all", filter: parsed.filter }, CLI_ACTOR);
     const members = await database.db.select({ taskId: queueItems.taskId }).from(queueItems).where(eq(queueItems.queueId, queue.id));
     expect(members.length).toBeGreaterThan(3);
+    // A decision by a token (its label comes from the audit log) on one member.
+    const first = members[0]?.taskId ?? 0;
+    const [{ version } = { version: 0 }] = await database.db.select({ version: tasks.version }).from(tasks).where(eq(tasks.id, first));
+    expect((await recordReview(database.db, { taskId: first, decision: "accept", reason: null, note: "n", baseVersion: version }, TOKEN)).ok).toBe(true);
     clearStepCache();
     let steps = 0;
+    const seen = { evals: 0, children: 0, parent: 0, created: 0, review: 0 };
     for (const pass of ["computed", "cached"]) {
       for (const { taskId } of members) {
         const expected = await loadQueueTask(READER, queue.id, taskId);
         const got = await loadQueueMember(READER, queue.id, taskId);
         expect(got, `${pass} ${taskId}`).toEqual(expected);
         if (got?.diff) steps++;
+        seen.evals += got?.task.evals.length ? 1 : 0;
+        seen.children += got?.task.children.length ? 1 : 0;
+        seen.parent += got?.task.parent ? 1 : 0;
+        seen.created += got?.task.created_at ? 1 : 0;
+        seen.review += got?.task.last_review?.by === 'token "t"' ? 1 : 0;
       }
     }
     expect(steps).toBeGreaterThan(2);
+    // The fields compared were not all empty.
+    for (const [field, n] of Object.entries(seen)) expect(n, field).toBeGreaterThan(0);
     expect(await loadQueueMember(READER, queue.id, 999_999)).toBeNull();
     expect(await loadQueueMember(READER, 999_999, members[0]?.taskId ?? 0)).toBeNull();
   });

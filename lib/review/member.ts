@@ -1,15 +1,17 @@
 // A queue member's screen data (the review screen and the API's queue member route): what
 // lib/data/queues loadQueueTask answers, made cheaper for many reviewers at once. The role is
-// checked here, as in lib/data; the step from the parent is kept by content (./step-cache) and,
+// checked here, as in lib/data. The member and its task's detail come in one query (not getTask's
+// seven, nor its search vector); the step from the parent is kept by content (./step-cache) and,
 // when it must be computed, only the files it reads are fetched: the changed ones and those the
 // summary parses, never the unchanged rest of both tasks.
 import { getDb } from "@/db/client";
 import * as q from "@/db/queries/queues";
+import { listReviews } from "@/db/queries/reviews";
 import type { QueueDiffSideJson, QueueTaskJson } from "@/lib/api/types";
 import { authorize, type Actor } from "@/lib/auth/actor";
 import { resolveDiffPair } from "@/lib/data/diff";
 import { loadQueueTask } from "@/lib/data/queues";
-import { getFileLists, getTask, getTaskFile } from "@/lib/data/read";
+import { getFileLists, getTaskFile } from "@/lib/data/read";
 import { listTaskTrials } from "@/lib/data/trials";
 import { diffFiles, type TaskFiles } from "@/lib/diff";
 import { INSTRUCTION_PATH, SOLUTION_PATH, stepSummary } from "@/lib/diff/summary";
@@ -64,14 +66,15 @@ export async function loadQueueMember(actor: Actor | null, queueId: number, task
   if (opts.files) return loadQueueTask(actor, queueId, taskId, opts);
   authorize(actor, "read");
   const db = await getDb();
-  const [member, task, instruction, trials, pair] = await Promise.all([
-    q.getMemberState(db, queueId, taskId),
-    getTask(actor, taskId),
+  const [member, lastReview, instruction, trials, pair] = await Promise.all([
+    q.getMemberTask(db, queueId, taskId),
+    listReviews(db, taskId, 1),
     getTaskFile(actor, taskId, INSTRUCTION_PATH),
     listTaskTrials(actor, taskId),
     resolveDiffPair(actor, taskId, null),
   ]);
-  if (!member || !task) return null;
+  if (!member) return null;
+  const task = { ...member.task, last_review: lastReview[0] ?? null };
   let diff: QueueTaskJson["diff"] = null;
   if (pair.ok) {
     const { from, to } = pair.pair;
