@@ -1,4 +1,4 @@
-// npx tsx bench/review.ts [--port 3404] [--tasks 2000] [--reviewers 50] [--seconds 30] [--presses 20] [--skip-browser] [--cpu-prof DIR] [--build] [--keep]
+// npx tsx bench/review.ts [--port 3404] [--tasks 2000] [--reviewers 50] [--seconds 30] [--warmup 5] [--presses 20] [--skip-browser] [--cpu-prof DIR] [--build] [--keep]
 // Issue 7's review-queue budgets against a production server (`next start`) on PostgreSQL:
 //   browser: submit-and-next in Debian's Chromium — the keypress that accepts a task → the next
 //            task's id in the page (and painted), with the next task prefetched (≤ 150 ms)
@@ -23,6 +23,8 @@ const { values: args } = parseArgs({
     tasks: { type: "string", default: "2000" },
     reviewers: { type: "string", default: "50" },
     seconds: { type: "string", default: "30" },
+    /** Seconds of the same load before the measured window (a fresh server loads modules and compiles). */
+    warmup: { type: "string", default: "5" },
     presses: { type: "string", default: "20" },
     admin: { type: "string", default: process.env.BENCH_DATABASE_URL ?? "postgres://postgres@127.0.0.1:5432/postgres" },
     build: { type: "boolean", default: false },
@@ -183,6 +185,10 @@ async function loadTest(adminToken: string, serverGroup: number): Promise<Record
   }
   const queue = await createQueue(adminToken, "bench load", "run=demo&status=accepted&round_max=10");
   process.stderr.write(`load: ${n} reviewers on a queue of ${queue.total} tasks for ${args.seconds} s …\n`);
+  if (Number(args.warmup) > 0) {
+    const warm = performance.now() + Number(args.warmup) * 1000;
+    await Promise.all(tokens.map((t) => reviewer(t, queue.id, warm, [], { n: 0, conflicts: 0 })));
+  }
   const samples: Sample[] = [];
   const decisions = { n: 0, conflicts: 0 };
   const cpu0 = { server: cpuSeconds({ group: serverGroup }), database: cpuSeconds({ database: name }) };
@@ -197,6 +203,7 @@ async function loadTest(adminToken: string, serverGroup: number): Promise<Record
   return {
     reviewers: n,
     seconds: Number(args.seconds),
+    warmup_seconds: Number(args.warmup),
     queue_tasks: queue.total,
     decisions: decisions.n,
     conflicts: decisions.conflicts,
