@@ -3,7 +3,8 @@
 // API calls (preview = dry run, apply = the one transaction). Runs in a scratch database made for
 // it and dropped afterwards: a small generated run is ingested for realistic rows (metrics,
 // search vectors, indexes), then its task rows are copied in SQL up to `--total` rows in a run
-// named "paper". Nothing outside the scratch database is touched.
+// named "paper", whose round-statistics rollups are built (as the Rounds page does), so that each
+// apply also pays their trigger. Nothing outside the scratch database is touched.
 import { execFileSync } from "node:child_process";
 import fs from "node:fs";
 import os from "node:os";
@@ -12,6 +13,7 @@ import { parseArgs } from "node:util";
 import { sql } from "drizzle-orm";
 import { execRows, openDatabase, type Db } from "@/db/client";
 import { applyBulkDecision, previewBulk } from "@/db/queries/bulk-review";
+import { rebuildRoundRollups } from "@/db/queries/rollups";
 import { canonicalFilter } from "@/lib/api/bulk-schemas";
 import { CLI_ACTOR } from "@/lib/auth/actor";
 import type { ReviewDecision } from "@/lib/domain";
@@ -78,7 +80,7 @@ async function prepare(db: Db, work: string): Promise<Record<string, number>> {
 async function main() {
   const { default: postgres } = await import("postgres");
   const admin = postgres(args.pg, { max: 1, onnotice: () => {} });
-  const name = args.reuse ?? `rst_bulk_bench_${process.pid}`;
+  const name = args.reuse ?? `rst_review_bulk_${process.pid}`;
   if (!args.reuse) await admin.unsafe(`CREATE DATABASE ${name}`);
   const url = new URL(args.pg);
   url.pathname = `/${name}`;
@@ -91,9 +93,20 @@ async function main() {
   };
   try {
     if (!args.reuse) Object.assign(out, await prepare(db, work));
-    const [rows] = await execRows<{ n: number }>(db, sql`SELECT count(*)::int AS n FROM tasks WHERE run_id = (SELECT id FROM runs WHERE name = 'paper')`);
+    const [rows] = await execRows<{ n: number; run_id: number; rollups: boolean }>(
+      db,
+      sql`SELECT count(*)::int AS n, min(run_id) AS run_id, EXISTS (SELECT 1 FROM round_rollup_state s WHERE s.run_id = min(t.run_id)) AS rollups
+          FROM tasks t WHERE run_id = (SELECT id FROM runs WHERE name = 'paper')`,
+    );
     out.paper_rows = Number(rows?.n);
     let t0 = performance.now();
+    // The run's round statistics have been read (the Rounds page): its rollups exist, and every
+    // bulk decision updates them in its transaction (the trigger of migration 0010).
+    if (!rows?.rollups) {
+      await db.transaction(async (tx) => rebuildRoundRollups(tx as unknown as Db, Number(rows?.run_id)));
+      out.rollups_build_ms = ms(t0);
+    }
+    t0 = performance.now();
 
     // The smallest round_min whose tasks number at least `match`: a filter a reviewer would write.
     const byRound = await execRows<{ round: number; n: number }>(

@@ -1,12 +1,14 @@
-// npx tsx bench/review.ts [--port 3404] [--tasks 2000] [--reviewers 50] [--seconds 30] [--presses 20] [--build] [--keep]
+// npx tsx bench/review.ts [--port 3404] [--tasks 2000] [--reviewers 50] [--seconds 30] [--warmup 5] [--presses 20] [--skip-browser] [--cpu-prof DIR] [--build] [--keep]
 // Issue 7's review-queue budgets against a production server (`next start`) on PostgreSQL:
 //   browser: submit-and-next in Debian's Chromium — the keypress that accepts a task → the next
 //            task's id in the page (and painted), with the next task prefetched (≤ 150 ms)
 //   load:    `--reviewers` API clients (one token each) working one queue at one decision per
 //            second each, as the screen does: next (with prefetch), the member's screen data, the
 //            decision, the progress (every 3 s); errors and p50/p95 per request (≤ 250 ms p95, no errors)
-// A scratch database (`rst_bench_review_<pid>`) gets a demo run of --tasks accepted tasks; it is
-// dropped at the end unless --keep. Results go to bench/out/review.json.
+// A scratch database (`rst_review_bench_<pid>`) gets a demo run of --tasks accepted tasks; it is
+// dropped at the end unless --keep. Results go to bench/out/review.json. The CPU seconds the server
+// and its database backends spent during the load are given too: on a shared machine they compare
+// two versions better than wall times do.
 import { execFileSync, spawn, type ChildProcess } from "node:child_process";
 import fs from "node:fs";
 import os from "node:os";
@@ -21,10 +23,16 @@ const { values: args } = parseArgs({
     tasks: { type: "string", default: "2000" },
     reviewers: { type: "string", default: "50" },
     seconds: { type: "string", default: "30" },
+    /** Seconds of the same load before the measured window (a fresh server loads modules and compiles). */
+    warmup: { type: "string", default: "5" },
     presses: { type: "string", default: "20" },
     admin: { type: "string", default: process.env.BENCH_DATABASE_URL ?? "postgres://postgres@127.0.0.1:5432/postgres" },
     build: { type: "boolean", default: false },
     keep: { type: "boolean", default: false },
+    /** Only the load test. */
+    "skip-browser": { type: "boolean", default: false },
+    /** Profile the server (node --cpu-prof) into this directory; written when it stops. */
+    "cpu-prof": { type: "string", default: "" },
     /** An existing scratch database of an earlier --keep run: no new data is made. */
     reuse: { type: "string", default: "" },
     out: { type: "string", default: "bench/out" },
@@ -33,7 +41,7 @@ const { values: args } = parseArgs({
 
 const ADMIN = { email: "bench@rst-curator.local", password: "bench-review-password-0" };
 const base = `http://127.0.0.1:${args.port}`;
-const name = args.reuse || `rst_bench_review_${process.pid}`;
+const name = args.reuse || `rst_review_bench_${process.pid}`;
 const dbUrl = new URL(args.admin);
 dbUrl.pathname = `/${name}`;
 const work = fs.mkdtempSync(path.join(os.tmpdir(), "rst-bench-review-"));
@@ -54,7 +62,9 @@ function cli(cliArgs: string[]): string {
 async function startServer(): Promise<ChildProcess> {
   if (args.build || !fs.existsSync(".next/BUILD_ID")) execFileSync("npx", ["next", "build"], { stdio: "inherit", env: serverEnv });
   const log = fs.openSync(path.join(args.out, "review-server.log"), "w");
-  const server = spawn("npx", ["next", "start", "-p", args.port], { env: serverEnv, stdio: ["ignore", log, log], detached: true });
+  // Node itself runs next (no npx in between), so that --cpu-prof profiles the server.
+  const prof = args["cpu-prof"] ? ["--cpu-prof", `--cpu-prof-dir=${path.resolve(args["cpu-prof"])}`] : [];
+  const server = spawn(process.execPath, [...prof, "node_modules/next/dist/bin/next", "start", "-p", args.port], { env: serverEnv, stdio: ["ignore", log, log], detached: true });
   for (let i = 0; i < 240; i++) {
     try {
       const res = await fetch(`${base}/api/v1/runs`);
@@ -67,9 +77,29 @@ async function startServer(): Promise<ChildProcess> {
   throw new Error("the server did not start");
 }
 
-function stopServer(server: ChildProcess): void {
-  // `npx` starts next as its child: end the whole group we started.
-  if (server.pid) process.kill(-server.pid, "SIGTERM");
+async function stopServer(server: ChildProcess): Promise<void> {
+  // End the whole group we started (next may start workers of its own), and wait for it: a
+  // profile is written as the server exits.
+  if (!server.pid || server.exitCode !== null) return;
+  const exited = new Promise((r) => server.once("exit", r));
+  process.kill(-server.pid, "SIGTERM");
+  await Promise.race([exited, new Promise((r) => setTimeout(r, 15_000))]);
+}
+
+/** CPU seconds used so far by the processes of a group (the server) or by the backends of a database (Linux /proc, 100 ticks/s). */
+function cpuSeconds(match: { group: number } | { database: string }): number {
+  let ticks = 0;
+  for (const pid of fs.readdirSync("/proc").filter((p) => /^\d+$/.test(p))) {
+    try {
+      const stat = fs.readFileSync(`/proc/${pid}/stat`, "utf8");
+      const fields = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
+      if ("group" in match ? Number(fields[2]) !== match.group : !fs.readFileSync(`/proc/${pid}/cmdline`, "utf8").includes(` ${match.database} `)) continue;
+      ticks += Number(fields[11]) + Number(fields[12]);
+    } catch {
+      // the process ended meanwhile
+    }
+  }
+  return ticks / 100;
 }
 
 type Sample = { kind: string; ms: number; status: number };
@@ -142,7 +172,7 @@ async function reviewer(token: string, queueId: number, until: number, samples: 
   }
 }
 
-async function loadTest(adminToken: string): Promise<Record<string, unknown>> {
+async function loadTest(adminToken: string, serverGroup: number): Promise<Record<string, unknown>> {
   const n = Number(args.reviewers);
   const tokens: string[] = [];
   for (let i = 0; i < n; i++) {
@@ -155,21 +185,35 @@ async function loadTest(adminToken: string): Promise<Record<string, unknown>> {
   }
   const queue = await createQueue(adminToken, "bench load", "run=demo&status=accepted&round_max=10");
   process.stderr.write(`load: ${n} reviewers on a queue of ${queue.total} tasks for ${args.seconds} s …\n`);
+  if (Number(args.warmup) > 0) {
+    const warm = performance.now() + Number(args.warmup) * 1000;
+    await Promise.all(tokens.map((t) => reviewer(t, queue.id, warm, [], { n: 0, conflicts: 0 })));
+  }
   const samples: Sample[] = [];
   const decisions = { n: 0, conflicts: 0 };
+  const cpu0 = { server: cpuSeconds({ group: serverGroup }), database: cpuSeconds({ database: name }) };
+  const load0 = os.loadavg();
   const until = performance.now() + Number(args.seconds) * 1000;
   await Promise.all(tokens.map((t) => reviewer(t, queue.id, until, samples, decisions)));
+  const cpu = { server: cpuSeconds({ group: serverGroup }) - cpu0.server, database: cpuSeconds({ database: name }) - cpu0.database };
+  const load1 = os.loadavg();
   // Every decision went to a task only its reviewer held: no two reviewers decided one task.
   const errors = samples.filter((s) => s.status === 0 || s.status >= 400);
   const kinds = [...new Set(samples.map((s) => s.kind))];
   return {
     reviewers: n,
     seconds: Number(args.seconds),
+    warmup_seconds: Number(args.warmup),
     queue_tasks: queue.total,
     decisions: decisions.n,
     conflicts: decisions.conflicts,
     requests: samples.length,
     errors: errors.length,
+    server_cpu_s: Number(cpu.server.toFixed(2)),
+    database_cpu_s: Number(cpu.database.toFixed(2)),
+    cpu_ms_per_decision: decisions.n ? Math.round((1000 * (cpu.server + cpu.database)) / decisions.n) : null,
+    load_average_before: load0.map((x) => Number(x.toFixed(2))),
+    load_average_after: load1.map((x) => Number(x.toFixed(2))),
     error_statuses: [...new Set(errors.map((e) => e.status))],
     all: summary(samples.map((s) => s.ms)),
     ...Object.fromEntries(kinds.map((k) => [k, summary(samples.filter((s) => s.kind === k).map((s) => s.ms))])),
@@ -264,9 +308,9 @@ async function main(): Promise<void> {
     if (!args.reuse) cli(["prepare"]);
     const adminToken = cli(["token", "create", "--name", "bench", "--role", "admin"]).trim();
     server = await startServer();
-    const browserResult = await browserTest(adminToken);
+    const browserResult = args["skip-browser"] ? null : await browserTest(adminToken);
     process.stderr.write(`${JSON.stringify(browserResult, null, 2)}\n`);
-    const load = await loadTest(adminToken);
+    const load = await loadTest(adminToken, server.pid ?? 0);
     const result = {
       machine: { cpus: os.cpus().length, cpu: os.cpus()[0]?.model ?? "", memory_gb: Math.round(os.totalmem() / 2 ** 30), node: process.version },
       database: "PostgreSQL (next start, DATABASE_URL)",
@@ -277,7 +321,7 @@ async function main(): Promise<void> {
     fs.writeFileSync(path.join(args.out, "review.json"), `${JSON.stringify(result, null, 2)}\n`);
     process.stdout.write(`${JSON.stringify(result, null, 2)}\n`);
   } finally {
-    if (server) stopServer(server);
+    if (server) await stopServer(server);
     if (!args.keep && !args.reuse) {
       await new Promise((r) => setTimeout(r, 1000));
       execFileSync("psql", [args.admin, "-qc", `DROP DATABASE IF EXISTS ${name} WITH (FORCE)`]);

@@ -459,11 +459,14 @@ export const queueItems = pgTable(
     /** A member is done once a decision (not a skip) is recorded on its task after this. */
     addedAt: ts("added_at").notNull().defaultNow(),
     addedBy: text("added_by"),
+    /** When that decision came; set by the reviews trigger of migration 0011, in the decision's transaction. */
+    doneAt: ts("done_at"),
   },
   (t) => [
     primaryKey({ columns: [t.queueId, t.taskId] }),
     index("queue_items_position_idx").on(t.queueId, t.position, t.taskId),
     index("queue_items_task_idx").on(t.taskId),
+    index("queue_items_open_idx").on(t.queueId, t.position, t.taskId).where(sql`done_at IS NULL`),
   ],
 );
 

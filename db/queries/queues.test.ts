@@ -4,16 +4,20 @@
 import fs from "node:fs";
 import { eq, sql } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
+import { execRows } from "@/db/client";
 import { BACKENDS, createTestDatabase, type TestDatabase } from "@/db/testing";
 import { CLI_ACTOR, type Actor } from "@/lib/auth/actor";
 import { ingestPath } from "@/lib/ingest";
 import { writeFixtureRun } from "@/lib/ingest/fixtures";
 import { parseTaskFilter, type TaskFilter } from "@/lib/tasks/filter";
 import { auditLog, queueItems, queueReservations, tasks } from "../schema";
+import { applyBulkDecision } from "./bulk-review";
 import { addToQueue, createQueue, getQueue, nextInQueue, refreshQueue, releaseReservation, setQueueArchived, skipInQueue } from "./queues";
 import { recordReview } from "./reviews";
 import { findTaskIds } from "./tasks";
 import { createUser } from "./users";
+
+const iso = (v: string) => new Date(v).toISOString();
 
 function filter(qs: string): TaskFilter {
   const parsed = parseTaskFilter(new URLSearchParams(qs));
@@ -119,6 +123,45 @@ describe.each(BACKENDS)("review queues on %s", (backend) => {
     // s1 was accepted in the previous test, before this queue existed.
     const detail = await getQueue(db(), q.id, reviewer(0));
     expect(detail?.progress).toMatchObject({ total: 2, done: 0 });
+  });
+
+  test("done is kept on the members by the decision's own statement: every queue holding the task, bulk decisions too", async () => {
+    const a = await createQueue(db(), { name: "done a", filter: filter("run=qx&round=1") }, reviewer(0));
+    const b = await createQueue(db(), { name: "done b", filter: filter("run=qx&round_min=1") }, reviewer(0));
+    const doneAt = async () =>
+      execRows<{ queue_id: number; task_id: number; done_at: string | null; derived: string | null }>(
+        db(),
+        sql`SELECT qi.queue_id, qi.task_id, qi.done_at, (SELECT min(r.created_at) FROM reviews r
+              WHERE r.task_id = qi.task_id AND r.created_at >= qi.added_at AND r.decision <> 'skip') AS derived
+            FROM queue_items qi WHERE qi.queue_id IN (${a.id}, ${b.id}) ORDER BY 1, 2`,
+      );
+    expect((await doneAt()).every((r) => r.done_at === null)).toBe(true);
+    // A skip decision and a refused (stale) one leave the members open.
+    expect((await decide(id("a1"), reviewer(1), "skip")).ok).toBe(true);
+    const stale = await recordReview(db(), { taskId: id("a2"), decision: "accept", reason: null, note: null, baseVersion: -1 }, reviewer(1));
+    expect(stale.ok).toBe(false);
+    expect((await doneAt()).every((r) => r.done_at === null)).toBe(true);
+    // One decision: the task's member in both queues.
+    expect((await decide(id("a1"), reviewer(1))).ok).toBe(true);
+    const afterOne = await doneAt();
+    expect(afterOne.filter((r) => r.done_at !== null).map((r) => [r.queue_id, r.task_id])).toEqual([
+      [a.id, id("a1")],
+      [b.id, id("a1")],
+    ]);
+    // A bulk decision on a filter: every member of its tasks, in the same statement.
+    const bulk = filter("run=qx&round=2");
+    const preview = await execRows<{ n: number }>(db(), sql`SELECT count(*)::int AS n FROM tasks t JOIN runs r ON r.id = t.run_id WHERE r.name = 'qx' AND t.round = 2`);
+    const applied = await applyBulkDecision(
+      db(),
+      { filter: bulk, search: "run=qx&round=2", decision: "reject", reason: "too easy", note: null, expectedCount: Number(preview[0]?.n), idempotencyKey: "done-at" },
+      CLI_ACTOR,
+    );
+    expect(applied.ok).toBe(true);
+    const rows = await doneAt();
+    // The stored time is what the reviews say, member by member.
+    for (const r of rows) expect(r.done_at === null ? null : iso(r.done_at)).toBe(r.derived === null ? null : iso(r.derived));
+    expect(rows.filter((r) => r.queue_id === b.id && r.done_at !== null).length).toBe(1 + Number(preview[0]?.n));
+    expect((await getQueue(db(), b.id, reviewer(1)))?.progress.done).toBe(1 + Number(preview[0]?.n));
   });
 
   test("a skipped task is not handed to the same reviewer again, but to others", async () => {

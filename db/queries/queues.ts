@@ -1,10 +1,12 @@
 // Review queues: members materialized from a task-table filter, handed out one reviewer at a time.
 // A member is done once its task gets a decision (not a skip) after it joined the queue, wherever
-// the decision was made (queue, task page, API), so progress is derived from `reviews`, never kept.
+// the decision was made (queue, task page, API, bulk): `done_at`, set by the database in the
+// decision's transaction (trigger of migration 0011), so no read derives it from `reviews`.
 import { and, eq, sql, type SQL } from "drizzle-orm";
-import type { QueueAddJson, QueueDetailJson, QueueJson, QueueNextJson, QueueProgressJson, QueueSlotJson } from "@/lib/api/types";
+import type { QueueAddJson, QueueDetailJson, QueueJson, QueueNextJson, QueueProgressJson, QueueSlotJson, TaskDetailJson } from "@/lib/api/types";
 import type { Actor } from "@/lib/auth/actor";
 import type { ReviewDecision } from "@/lib/domain";
+import { passAtK } from "@/lib/metrics/pass-at-k";
 import { parseTaskFilter, taskFilterToSearch, type TaskFilter } from "@/lib/tasks/filter";
 import { execRows, type Db } from "../client";
 import { queueItems, queueReservations, queueSkips, reviewQueues, tasks } from "../schema";
@@ -15,7 +17,7 @@ import { taskFilterWhere } from "./tasks";
 export const MAX_HELD = 2;
 
 /** `qi` is a queue_items row: done once a decision (not a skip) on its task came after it joined. */
-const DONE = sql`EXISTS (SELECT 1 FROM reviews r WHERE r.task_id = qi.task_id AND r.created_at >= qi.added_at AND r.decision <> 'skip')`;
+const DONE = sql`qi.done_at IS NOT NULL`;
 
 /** The filter as stored: the task-table query string without paging. */
 export function storedFilter(f: TaskFilter): string {
@@ -60,8 +62,10 @@ export async function addToQueue(db: Db, queueId: number, source: QueueSource, a
           ), base AS (
             SELECT coalesce(max(position), 0) AS p FROM queue_items WHERE queue_id = ${queueId}
           ), inserted AS (
-            INSERT INTO queue_items (queue_id, task_id, position, added_by)
-            SELECT ${queueId}, m.id, (SELECT p FROM base) + row_number() OVER (ORDER BY m.round ASC NULLS LAST, m.id)::int, ${actor.label}
+            INSERT INTO queue_items (queue_id, task_id, position, added_by, done_at)
+            SELECT ${queueId}, m.id, (SELECT p FROM base) + row_number() OVER (ORDER BY m.round ASC NULLS LAST, m.id)::int, ${actor.label},
+              -- a decision of a transaction that began before this one, committed meanwhile
+              (SELECT min(r.created_at) FROM reviews r WHERE r.task_id = m.id AND r.created_at >= now() AND r.decision <> 'skip')
             FROM matched m
             WHERE NOT EXISTS (SELECT 1 FROM queue_items q WHERE q.queue_id = ${queueId} AND q.task_id = m.id)
             ON CONFLICT (queue_id, task_id) DO NOTHING
@@ -174,7 +178,7 @@ const LATEST_DECISIONS = (queueId: number) => sql`
   FROM queue_items qi
   JOIN reviews r ON r.task_id = qi.task_id AND r.created_at >= qi.added_at AND r.decision <> 'skip'
   LEFT JOIN users u ON u.id = r.user_id
-  WHERE qi.queue_id = ${queueId}
+  WHERE qi.queue_id = ${queueId} AND ${DONE}
   ORDER BY qi.task_id, r.id DESC`;
 
 export async function getQueueProgress(db: Db, queueId: number): Promise<QueueProgressJson> {
@@ -215,6 +219,7 @@ export async function getQueue(db: Db, queueId: number, actor: Actor): Promise<Q
 }
 
 type SlotRow = { task_id: number; ext_id: string; position: number; expires_at: string };
+type HeldRow = SlotRow & { reserved_at: string };
 const toSlot = (r: SlotRow): QueueSlotJson => ({ task_id: num(r.task_id), ext_id: r.ext_id, position: num(r.position), expires_at: iso(r.expires_at) });
 
 /**
@@ -230,31 +235,43 @@ const toSlot = (r: SlotRow): QueueSlotJson => ({ task_id: num(r.task_id), ext_id
 export async function nextInQueue(db: Db, queueId: number, actor: Actor, opts: { prefetch?: boolean } = {}): Promise<QueueNextJson | null> {
   const want = opts.prefetch ? MAX_HELD : 1;
   return db.transaction(async (tx) => {
-    const [queue] = await execRows<{ minutes: number; archived: boolean }>(
+    // One statement: the queue, the clean-up of this reviewer's done members and lapsed holds (the
+    // others' rows are theirs to clean) and the counts, which holds do not change.
+    const [queue] = await execRows<{ minutes: number; archived: boolean; left: number; skipped: number }>(
       tx,
-      sql`SELECT reservation_minutes AS minutes, archived_at IS NOT NULL AS archived FROM review_queues WHERE id = ${queueId}`,
+      sql`WITH cleaned AS (
+            DELETE FROM queue_reservations qr USING queue_items qi
+            WHERE qr.queue_id = ${queueId} AND qr.holder = ${actor.id} AND qi.queue_id = qr.queue_id AND qi.task_id = qr.task_id
+              AND (qr.expires_at <= now() OR ${DONE})
+            RETURNING 1
+          )
+          SELECT q.reservation_minutes AS minutes, q.archived_at IS NOT NULL AS archived, c.left, c.skipped, (SELECT count(*) FROM cleaned) AS cleaned
+          FROM review_queues q CROSS JOIN LATERAL (
+            SELECT count(*) FILTER (WHERE NOT ${DONE})::int AS left,
+                   count(*) FILTER (WHERE NOT ${DONE} AND EXISTS (SELECT 1 FROM queue_skips s WHERE s.queue_id = qi.queue_id AND s.task_id = qi.task_id AND s.holder = ${actor.id}))::int AS skipped
+            FROM queue_items qi WHERE qi.queue_id = q.id
+          ) c
+          WHERE q.id = ${queueId}`,
     );
     if (!queue) return null;
-    // Done members and lapsed holds of this reviewer go; the others' rows are theirs to clean.
-    await tx.execute(sql`DELETE FROM queue_reservations qr USING queue_items qi
-      WHERE qr.queue_id = ${queueId} AND qr.holder = ${actor.id} AND qi.queue_id = qr.queue_id AND qi.task_id = qr.task_id
-        AND (qr.expires_at <= now() OR ${DONE})`);
-    const held = async () => {
-      const rows = await execRows<SlotRow & { reserved_at: string }>(
-        tx,
-        sql`UPDATE queue_reservations qr SET expires_at = now() + make_interval(mins => ${num(queue.minutes)})
-            FROM queue_items qi, tasks t
-            WHERE qr.queue_id = ${queueId} AND qr.holder = ${actor.id} AND qi.queue_id = qr.queue_id AND qi.task_id = qr.task_id AND t.id = qr.task_id
-            RETURNING qr.task_id, t.ext_id, qi.position, qr.expires_at, qr.reserved_at`,
+    const minutes = num(queue.minutes);
+    // Oldest hold first: the task prefetched as "upcoming" is the next "current".
+    const byAge = (rows: HeldRow[]) => rows.sort((a, b) => iso(a.reserved_at).localeCompare(iso(b.reserved_at)) || num(a.position) - num(b.position));
+    const held = async () =>
+      byAge(
+        await execRows<HeldRow>(
+          tx,
+          sql`UPDATE queue_reservations qr SET expires_at = now() + make_interval(mins => ${minutes})
+              FROM queue_items qi, tasks t
+              WHERE qr.queue_id = ${queueId} AND qr.holder = ${actor.id} AND qi.queue_id = qr.queue_id AND qi.task_id = qr.task_id AND t.id = qr.task_id
+              RETURNING qr.task_id, t.ext_id, qi.position, qr.expires_at, qr.reserved_at`,
+        ),
       );
-      // Oldest hold first: the task prefetched as "upcoming" is the next "current".
-      return rows.sort((a, b) => iso(a.reserved_at).localeCompare(iso(b.reserved_at)) || num(a.position) - num(b.position));
-    };
     let mine = await held();
     // An archived queue hands out nothing new; what a reviewer holds stays theirs to finish.
     for (let attempt = 0; attempt < 3 && mine.length < want && !queue.archived; attempt++) {
       const need = want - mine.length;
-      const taken = await execRows<{ task_id: number }>(
+      const taken = await execRows<HeldRow>(
         tx,
         sql`WITH candidates AS (
               SELECT qi.queue_id, qi.task_id FROM queue_items qi
@@ -265,28 +282,28 @@ export async function nextInQueue(db: Db, queueId: number, actor: Actor, opts: {
               ORDER BY qi.position, qi.task_id
               LIMIT ${need}
               FOR NO KEY UPDATE OF qi SKIP LOCKED
+            ), taken AS (
+              INSERT INTO queue_reservations (queue_id, task_id, holder, holder_label, reserved_at, expires_at)
+              SELECT c.queue_id, c.task_id, ${actor.id}, ${actor.label}, clock_timestamp(), now() + make_interval(mins => ${minutes})
+              FROM candidates c
+              ON CONFLICT (queue_id, task_id) DO UPDATE
+                SET holder = excluded.holder, holder_label = excluded.holder_label, reserved_at = excluded.reserved_at, expires_at = excluded.expires_at
+                WHERE queue_reservations.expires_at <= now()
+              RETURNING task_id, reserved_at, expires_at
             )
-            INSERT INTO queue_reservations (queue_id, task_id, holder, holder_label, reserved_at, expires_at)
-            SELECT c.queue_id, c.task_id, ${actor.id}, ${actor.label}, clock_timestamp(), now() + make_interval(mins => ${num(queue.minutes)})
-            FROM candidates c
-            ON CONFLICT (queue_id, task_id) DO UPDATE
-              SET holder = excluded.holder, holder_label = excluded.holder_label, reserved_at = excluded.reserved_at, expires_at = excluded.expires_at
-              WHERE queue_reservations.expires_at <= now()
-            RETURNING task_id`,
+            SELECT k.task_id, t.ext_id, qi.position, k.expires_at, k.reserved_at
+            FROM taken k JOIN tasks t ON t.id = k.task_id JOIN queue_items qi ON qi.queue_id = ${queueId} AND qi.task_id = k.task_id`,
       );
+      // All taken: they join the renewed holds. Otherwise (lost to others) another round sees their holds.
+      if (taken.length === need) {
+        mine = byAge([...mine, ...taken]);
+        break;
+      }
       mine = await held();
-      // Nothing left to take (or all of it lost to others: another round sees their holds).
-      if (taken.length === need) break;
       if (taken.length === 0 && attempt > 0) break;
     }
-    const [counts] = await execRows<{ left: number; skipped: number }>(
-      tx,
-      sql`SELECT count(*) FILTER (WHERE NOT ${DONE})::int AS left,
-                 count(*) FILTER (WHERE NOT ${DONE} AND EXISTS (SELECT 1 FROM queue_skips s WHERE s.queue_id = qi.queue_id AND s.task_id = qi.task_id AND s.holder = ${actor.id}))::int AS skipped
-          FROM queue_items qi WHERE qi.queue_id = ${queueId}`,
-    );
     const [current, upcoming] = mine.map(toSlot);
-    return { queue_id: queueId, current: current ?? null, upcoming: upcoming ?? null, left: num(counts?.left), skipped: num(counts?.skipped) };
+    return { queue_id: queueId, current: current ?? null, upcoming: upcoming ?? null, left: num(queue.left), skipped: num(queue.skipped) };
   });
 }
 
@@ -358,4 +375,71 @@ export async function getMemberState(db: Db, queueId: number, taskId: number): P
         FROM queue_items qi WHERE qi.queue_id = ${queueId} AND qi.task_id = ${taskId}`,
   );
   return row ? { reservedBy: row.reserved_by, done: Boolean(row.done) } : null;
+}
+
+/** Texts of blobs by hash, for a member's step; a binary blob comes back without its content. */
+export async function getStepTexts(db: Db, hashes: string[]): Promise<Map<string, { binary: boolean; content: string }>> {
+  const unique = [...new Set(hashes)];
+  if (unique.length === 0) return new Map();
+  const rows = await execRows<{ hash: string; binary: boolean; content: string | null }>(
+    db,
+    sql`SELECT hash, encoding <> 'utf8' AS binary, CASE WHEN encoding = 'utf8' THEN content END AS content
+        FROM blobs WHERE hash = ANY (${`{${unique.join(",")}}`}::text[])`,
+  );
+  return new Map(rows.map((r) => [r.hash, { binary: Boolean(r.binary), content: r.content ?? "" }]));
+}
+
+type MemberTaskRow = {
+  reserved_by: string | null;
+  done: boolean;
+  task: Omit<TaskDetailJson, "last_review" | "evals" | "created_at"> & {
+    created_at: string | null;
+    evals: { model: string; k: number; n: number; successes: number; mean_reward: number | null }[];
+  };
+};
+
+/**
+ * A member's state and its task's detail as `getTask` (db/queries/tasks.ts) answers it, but in one
+ * round trip and without the columns the screen never shows (the search vector); the last review
+ * is `listReviews`'. Null when the task is not a member of the queue.
+ */
+export async function getMemberTask(db: Db, queueId: number, taskId: number): Promise<{ reservedBy: string | null; done: boolean; task: Omit<TaskDetailJson, "last_review"> } | null> {
+  const [row] = await execRows<MemberTaskRow>(
+    db,
+    sql`SELECT
+          (SELECT qr.holder_label FROM queue_reservations qr WHERE qr.queue_id = qi.queue_id AND qr.task_id = qi.task_id AND qr.expires_at > now()) AS reserved_by,
+          ${DONE} AS done,
+          json_build_object(
+            'id', t.id, 'task_id', t.ext_id, 'run', r.name, 'parent_id', t.parent_id, 'round', t.round, 'status', t.status,
+            'rejection_reason', t.rejection_reason, 'operator', t.operator, 'category', t.category, 'review', t.review_state,
+            'solution_lines', t.solution_lines, 'commands', t.commands, 'distinct_tools', t.distinct_tools,
+            'instruction_words', t.instruction_words, 'verifier_tests', t.verifier_tests, 'pass_at_k', t.pass_at_k,
+            'mean_reward', t.mean_reward, 'open_flags', t.open_flags,
+            'name', t.name, 'declared_difficulty', t.declared_difficulty, 'repair_attempts', t.repair_attempts,
+            'created_at', t.created_at, 'content_hash', t.content_hash, 'version', t.version, 'depth', t.depth,
+            'root_id', t.root_id, 'verifier_asserts', t.verifier_asserts, 'pass_at_1', t.pass_at_1, 'metadata', t.metadata,
+            'parent', (SELECT json_build_object('id', p.id, 'task_id', p.ext_id, 'round', p.round, 'status', p.status, 'operator', p.operator)
+                       FROM tasks p WHERE p.id = t.parent_id),
+            'children', coalesce((SELECT json_agg(json_build_object('id', c.id, 'task_id', c.ext_id, 'round', c.round, 'status', c.status, 'operator', c.operator) ORDER BY c.ext_id)
+                       FROM tasks c WHERE c.parent_id = t.id), '[]'::json),
+            'files', coalesce((SELECT json_agg(json_build_object('path', f.path, 'size', f.size, 'hash', f.blob_hash) ORDER BY f.path)
+                       FROM task_files f WHERE f.task_id = t.id), '[]'::json),
+            'evals', coalesce((SELECT json_agg(json_build_object('model', e.model, 'k', e.k, 'n', e.n, 'successes', e.successes, 'mean_reward', e.mean_reward) ORDER BY e.model)
+                       FROM evals e WHERE e.task_id = t.id), '[]'::json),
+            'trial_count', (SELECT count(*)::int FROM trials tr WHERE tr.task_id = t.id)
+          ) AS task
+        FROM queue_items qi JOIN tasks t ON t.id = qi.task_id JOIN runs r ON r.id = t.run_id
+        WHERE qi.queue_id = ${queueId} AND qi.task_id = ${taskId}`,
+  );
+  if (!row) return null;
+  const t = row.task;
+  return {
+    reservedBy: row.reserved_by,
+    done: Boolean(row.done),
+    task: {
+      ...t,
+      created_at: t.created_at === null ? null : new Date(t.created_at).toISOString(),
+      evals: t.evals.map((e) => ({ ...e, pass_at_k: passAtK(e.n, e.successes, e.k) })),
+    },
+  };
 }

@@ -1,6 +1,6 @@
 import { json, notFound, parseId } from "@/lib/api/http";
 import { route } from "@/lib/api/route";
-import { loadQueueTask } from "@/lib/data/queues";
+import { loadQueueMember } from "@/lib/review/member";
 
 export const dynamic = "force-dynamic";
 
@@ -9,6 +9,6 @@ export const GET = route<{ id: string; taskId: string }>("read", async ({ actor,
   const id = parseId(params.id);
   const taskId = parseId(params.taskId);
   const files = new URL(req.url).searchParams.get("files") === "1";
-  const item = id === null || taskId === null ? null : await loadQueueTask(actor, id, taskId, { files });
+  const item = id === null || taskId === null ? null : await loadQueueMember(actor, id, taskId, { files });
   return item ? json(item) : notFound("queue member");
 });

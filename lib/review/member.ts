@@ -1,0 +1,96 @@
+// A queue member's screen data (the review screen and the API's queue member route): what
+// lib/data/queues loadQueueTask answers, made cheaper for many reviewers at once. The role is
+// checked here, as in lib/data. The member and its task's detail come in one query (not getTask's
+// seven, nor its search vector); the step from the parent is kept by content (./step-cache) and,
+// when it must be computed, only the files it reads are fetched: the changed ones and those the
+// summary parses, never the unchanged rest of both tasks.
+import { getDb } from "@/db/client";
+import * as q from "@/db/queries/queues";
+import { listReviews } from "@/db/queries/reviews";
+import type { QueueDiffSideJson, QueueTaskJson } from "@/lib/api/types";
+import { authorize, type Actor } from "@/lib/auth/actor";
+import { resolveDiffPair } from "@/lib/data/diff";
+import { loadQueueTask } from "@/lib/data/queues";
+import { getFileLists, getTaskFile } from "@/lib/data/read";
+import { listTaskTrials } from "@/lib/data/trials";
+import { diffFiles, type TaskFiles } from "@/lib/diff";
+import { INSTRUCTION_PATH, SOLUTION_PATH, stepSummary } from "@/lib/diff/summary";
+import { cachedStep, stepKey, type FileRef, type StepData } from "./step-cache";
+
+type Listed = FileRef & { size: number };
+
+const side = (t: QueueDiffSideJson): QueueDiffSideJson => ({ id: t.id, task_id: t.task_id, round: t.round, operator: t.operator });
+
+/** The files the summary reads whatever changed (lib/diff/summary). */
+const readBySummary = (path: string) => path === SOLUTION_PATH || path === INSTRUCTION_PATH || (path.startsWith("tests/") && path.endsWith(".py"));
+
+/** Paths whose text the step needs: every changed file (for its line counts) and the summary's. */
+export function stepPaths(from: readonly Listed[], to: readonly Listed[]): Set<string> {
+  const before = new Map(from.map((f) => [f.path, f.hash]));
+  const after = new Map(to.map((f) => [f.path, f.hash]));
+  const paths = new Set<string>();
+  for (const p of new Set([...before.keys(), ...after.keys()])) if (before.get(p) !== after.get(p) || readBySummary(p)) paths.add(p);
+  return paths;
+}
+
+/** Those files as `{path: text}`; a binary file stands in as one descriptive line (as lib/data/diff). */
+async function texts(list: readonly Listed[], paths: ReadonlySet<string>, blobs: Map<string, { binary: boolean; content: string }>): Promise<TaskFiles> {
+  const files: Record<string, string> = Object.create(null) as Record<string, string>;
+  for (const f of list) {
+    if (!paths.has(f.path)) continue;
+    const blob = blobs.get(f.hash);
+    if (!blob) throw new Error(`blob ${f.hash} of ${f.path} is missing`);
+    files[f.path] = blob.binary ? `(binary file, ${f.size} bytes, sha256 ${f.hash})\n` : blob.content;
+  }
+  return files;
+}
+
+async function computeStep(from: readonly Listed[], to: readonly Listed[]): Promise<StepData> {
+  const paths = stepPaths(from, to);
+  const hashes = [...from, ...to].filter((f) => paths.has(f.path)).map((f) => f.hash);
+  const blobs = await q.getStepTexts(await getDb(), hashes);
+  const [a, b] = await Promise.all([texts(from, paths, blobs), texts(to, paths, blobs)]);
+  const summary = await stepSummary(a, b);
+  const changes = diffFiles(a, b, { context: 0 }).files.flatMap((f) =>
+    f.status === "unchanged" ? [] : [{ path: f.path, status: f.status, added: f.added, removed: f.removed }],
+  );
+  return { summary, changes };
+}
+
+/**
+ * Everything the review screen shows for one member, in one answer (the same as loadQueueTask).
+ * `files` (the highlighted file diffs, asked for when a reviewer opens the parent diff) goes the
+ * full way of lib/data/queues.
+ */
+export async function loadQueueMember(actor: Actor | null, queueId: number, taskId: number, opts: { files?: boolean } = {}): Promise<QueueTaskJson | null> {
+  if (opts.files) return loadQueueTask(actor, queueId, taskId, opts);
+  authorize(actor, "read");
+  const db = await getDb();
+  const [member, lastReview, instruction, trials, pair] = await Promise.all([
+    q.getMemberTask(db, queueId, taskId),
+    listReviews(db, taskId, 1),
+    getTaskFile(actor, taskId, INSTRUCTION_PATH),
+    listTaskTrials(actor, taskId),
+    resolveDiffPair(actor, taskId, null),
+  ]);
+  if (!member) return null;
+  const task = { ...member.task, last_review: lastReview[0] ?? null };
+  let diff: QueueTaskJson["diff"] = null;
+  if (pair.ok) {
+    const { from, to } = pair.pair;
+    const lists = await getFileLists(actor, [from.id, to.id]);
+    const before = lists.get(from.id) ?? [];
+    const after = lists.get(to.id) ?? [];
+    const step = await cachedStep(stepKey(before, after), () => computeStep(before, after));
+    diff = { from: side(from), to: side(to), summary: step.summary, changes: step.changes, files: null };
+  }
+  return {
+    queue_id: queueId,
+    task,
+    instruction: instruction && instruction.encoding === "utf8" ? instruction.content : null,
+    trials: trials ?? [],
+    diff,
+    reserved_by: member.reservedBy,
+    done: member.done,
+  };
+}
