@@ -69,7 +69,10 @@ export async function runChecks(db: Db, opts: CheckOptions): Promise<CheckSummar
 
   const selected = opts.taskIds ? await withNeighbours(db, opts.runId, opts.taskIds) : null;
   const pending = selected ? selected.length : await countAccepted(db, opts.runId);
-  const threads = opts.threads ?? (pending >= MIN_THREADED_TASKS ? defaultCheckThreads() : 0);
+  // With the readings stored at import a check is bound by the database, not by parsing: inline,
+  // with the next batch loading while one is evaluated, beats threads (which copy every batch's
+  // text to them). Threads pay off when every file is parsed again (`reparse`).
+  const threads = opts.threads ?? (opts.reparse && pending >= MIN_THREADED_TASKS ? defaultCheckThreads() : 0);
 
   async function* batches(): AsyncGenerator<number[]> {
     if (selected) {
@@ -129,7 +132,7 @@ export async function runChecks(db: Db, opts: CheckOptions): Promise<CheckSummar
     return found.flat();
   };
   try {
-    const done = mapOrdered(jobs(), pools.length > 0 ? threads * 2 : 1, async (job) => ({ evaluated: job.tasks.map((t) => ({ id: t.id, contentHash: t.contentHash })), findings: await check(job) }));
+    const done = mapOrdered(jobs(), pools.length > 0 ? threads * 2 : 2, async (job) => ({ evaluated: job.tasks.map((t) => ({ id: t.id, contentHash: t.contentHash })), findings: await check(job) }));
     for await (const { evaluated, findings } of done) {
       for (const f of findings) counts[f.rule] = (counts[f.rule] ?? 0) + 1;
       opts.onFindings?.(findings);
