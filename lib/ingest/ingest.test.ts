@@ -64,6 +64,12 @@ describe.each(BACKENDS)("native ingest on %s", (backend) => {
       sql`SELECT vacuum_count::int AS n FROM pg_stat_user_tables WHERE relname = 'tasks'`,
     );
     expect(Number(vacuumed[0]?.n)).toBeGreaterThan(0);
+    // and the other tables it fills analysed, whatever autovacuum does
+    const analysed = await execRows<{ relname: string }>(
+      database.db,
+      sql`SELECT relname FROM pg_stat_user_tables WHERE analyze_count > 0 AND relname IN ('task_files', 'blobs', 'trial_tests', 'check_readings') ORDER BY relname`,
+    );
+    expect(analysed.map((r) => r.relname)).toEqual(["blobs", "check_readings", "task_files", "trial_tests"]);
     const file = await getTaskFile(database.db, ids.get("a1") ?? 0, "tests/test_outputs.py");
     expect(file?.content).toContain("/app/out-1.txt");
     const stats = await getRoundStats(database.db, "fx");
