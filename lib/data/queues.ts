@@ -58,7 +58,24 @@ export async function setQueueArchived(actor: Actor | null, id: number, archived
 
 const INSTRUCTION = "instruction.md";
 
-const side = (t: QueueDiffSideJson): QueueDiffSideJson => ({ id: t.id, task_id: t.task_id, round: t.round, operator: t.operator });
+export const diffSide = (t: QueueDiffSideJson): QueueDiffSideJson => ({ id: t.id, task_id: t.task_id, round: t.round, operator: t.operator });
+
+/** The review screen's answer for one member, from its parts (here and in lib/review/member.ts). */
+export function queueTaskAnswer(
+  queueId: number,
+  parts: { task: QueueTaskJson["task"]; instruction: { encoding: string; content: string } | null | undefined; trials: QueueTaskJson["trials"] | null | undefined; diff: QueueTaskJson["diff"] },
+  member: { reservedBy: QueueTaskJson["reserved_by"]; done: boolean },
+): QueueTaskJson {
+  return {
+    queue_id: queueId,
+    task: parts.task,
+    instruction: parts.instruction && parts.instruction.encoding === "utf8" ? parts.instruction.content : null,
+    trials: parts.trials ?? [],
+    diff: parts.diff,
+    reserved_by: member.reservedBy,
+    done: member.done,
+  };
+}
 
 /**
  * Everything the review screen shows for one member, in one answer, so the next task can be
@@ -87,15 +104,7 @@ export async function loadQueueTask(actor: Actor | null, queueId: number, taskId
     const changes = diffFiles(a.files, b.files, { context: 0 }).files.flatMap((f) =>
       f.status === "unchanged" ? [] : [{ path: f.path, status: f.status, added: f.added, removed: f.removed }],
     );
-    diff = { from: side(from), to: side(to), summary, changes, files: files ? files.filter((f) => f.status !== "unchanged") : null };
+    diff = { from: diffSide(from), to: diffSide(to), summary, changes, files: files ? files.filter((f) => f.status !== "unchanged") : null };
   }
-  return {
-    queue_id: queueId,
-    task,
-    instruction: instruction && instruction.encoding === "utf8" ? instruction.content : null,
-    trials: trials ?? [],
-    diff,
-    reserved_by: member.reservedBy,
-    done: member.done,
-  };
+  return queueTaskAnswer(queueId, { task, instruction, trials, diff }, member);
 }

@@ -7,10 +7,10 @@
 import { getDb } from "@/db/client";
 import * as q from "@/db/queries/queues";
 import { listReviews } from "@/db/queries/reviews";
-import type { QueueDiffSideJson, QueueTaskJson } from "@/lib/api/types";
+import type { QueueTaskJson } from "@/lib/api/types";
 import { authorize, type Actor } from "@/lib/auth/actor";
 import { resolveDiffPair } from "@/lib/data/diff";
-import { loadQueueTask } from "@/lib/data/queues";
+import { diffSide, loadQueueTask, queueTaskAnswer } from "@/lib/data/queues";
 import { getFileLists, getTaskFile } from "@/lib/data/read";
 import { listTaskTrials } from "@/lib/data/trials";
 import { diffFiles, type TaskFiles } from "@/lib/diff";
@@ -19,7 +19,6 @@ import { cachedStep, stepKey, type FileRef, type StepData } from "./step-cache";
 
 type Listed = FileRef & { size: number };
 
-const side = (t: QueueDiffSideJson): QueueDiffSideJson => ({ id: t.id, task_id: t.task_id, round: t.round, operator: t.operator });
 
 /** The files the summary reads whatever changed (lib/diff/summary). */
 const readBySummary = (path: string) => path === SOLUTION_PATH || path === INSTRUCTION_PATH || (path.startsWith("tests/") && path.endsWith(".py"));
@@ -82,15 +81,7 @@ export async function loadQueueMember(actor: Actor | null, queueId: number, task
     const before = lists.get(from.id) ?? [];
     const after = lists.get(to.id) ?? [];
     const step = await cachedStep(stepKey(before, after), () => computeStep(before, after));
-    diff = { from: side(from), to: side(to), summary: step.summary, changes: step.changes, files: null };
+    diff = { from: diffSide(from), to: diffSide(to), summary: step.summary, changes: step.changes, files: null };
   }
-  return {
-    queue_id: queueId,
-    task,
-    instruction: instruction && instruction.encoding === "utf8" ? instruction.content : null,
-    trials: trials ?? [],
-    diff,
-    reserved_by: member.reservedBy,
-    done: member.done,
-  };
+  return queueTaskAnswer(queueId, { task, instruction, trials, diff }, member);
 }
