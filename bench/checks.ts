@@ -19,7 +19,7 @@ const { values: args } = parseArgs({
     run: { type: "string" },
     rounds: { type: "string", default: "1" },
     "skip-full": { type: "boolean", default: false },
-    /** checker threads (default: one per core) */
+    /** checker threads (default: as runChecks decides) */
     threads: { type: "string" },
     /** write every finding of the full check (sorted, one JSON a line) to compare versions */
     dump: { type: "string" },

@@ -16,7 +16,7 @@ export function registerCheck(program: Command): void {
     .option("--run <name>", "only this run")
     .option("--rule <id>", `only this rule (${FLAG_RULES.join(", ")})`)
     .option("--truth <file>", "compare the flags with a ground-truth truth.jsonl: precision and recall per rule")
-    .option("--threads <n>", "checker threads (default: one per core; 0 checks in the main thread)")
+    .option("--threads <n>", "checker threads (default: none, the check runs in the main thread; with --reparse one per core)")
     .option("--reparse", "parse every file again instead of reading what the import stored (after a change to the readers)")
     .option("--json", "machine-readable output")
     .action(async (o: { run?: string; rule?: string; truth?: string; threads?: string; reparse?: boolean; json?: boolean }) => {

@@ -28,7 +28,7 @@ export interface CheckOptions {
   taskIds?: readonly number[];
   rules?: readonly FlagRule[];
   batchSize?: number;
-  /** checker threads (default: one per core; inline inside the Next server and for small checks); 0 checks in the calling thread */
+  /** checker threads (default: none; with `reparse`, one per core for 300 tasks or more, never inside the Next server); 0 checks in the calling thread */
   threads?: number;
   /** parse every file again instead of using the readings stored at import (readings.ts) */
   reparse?: boolean;

@@ -36,10 +36,6 @@ export class Readings {
   shell(hash: string, workdir: string | null): ShellAnalysis | undefined {
     return this.map.get(`${shellReader(workdir)}\u0000${hash}`) as ShellAnalysis | undefined;
   }
-
-  get size(): number {
-    return this.map.size;
-  }
 }
 
 /** The directory a Dockerfile leaves the solution in (its last WORKDIR), when it is literal. */
