@@ -6,7 +6,7 @@
 // out: the reading never guesses a path.
 import type { Node, Tree } from "web-tree-sitter";
 import { normalizeSource } from "@/lib/metrics/source";
-import { withTree } from "@/lib/metrics/tree-sitter";
+import { glueIn, readRepairingGlue } from "@/lib/metrics/shell-glue";
 import { Lru } from "@/lib/rounds/lru";
 import { readWithMvdan } from "./shell-mvdan";
 
@@ -39,8 +39,6 @@ export interface Span {
   startRow: number;
   endRow: number;
 }
-
-const NEWLINE_IN_WORD = /(^|[^\\])\n/;
 
 const unescape = (text: string): string => text.replace(/\\(.)/gs, "$1");
 
@@ -89,22 +87,10 @@ export class Reader {
     this.cwd = workdir;
   }
 
-  /** A command cannot continue on the next line without a trailing backslash, and an unquoted
-   * word cannot span a line break: where tree-sitter reads one, it glued two lines together. */
-  checkGlued(node: Node, nameNode: Node | null): void {
-    let prev = nameNode ?? node;
-    for (const a of node.childrenForFieldName("argument")) {
-      const prevEnd = prev.endPosition.row;
-      if (a.startPosition.row > prevEnd && !(this.lines[prevEnd] ?? "").trimEnd().endsWith("\\")) this.glue(prev.endIndex);
-      if (a.type === "word" || a.type === "concatenation") {
-        const m = NEWLINE_IN_WORD.exec(a.text);
-        if (m) this.glue(a.startIndex + m.index + m[1]!.length);
-      }
-      prev = a;
-    }
-  }
-
-  private glue(at: number): void {
+  /** Notes where tree-sitter glued a line onto this command (lib/metrics/shell-glue). */
+  checkGlued(node: Node): void {
+    const at = glueIn(node, this.lines);
+    if (at === null) return;
     this.glued = true;
     if (this.gluedAt === null || at < this.gluedAt) this.gluedAt = at;
   }
@@ -211,11 +197,11 @@ export class Reader {
     const rawName = nameNode?.text ?? "";
     // Most commands make nothing: their words are not read at all.
     if (!CREATORS.has(rawName.slice(rawName.lastIndexOf("/") + 1)) && !rawName.startsWith("python") && !rawName.includes("$")) {
-      if (node.startPosition.row !== node.endPosition.row) this.checkGlued(node, nameNode);
+      this.checkGlued(node);
       return;
     }
     const argNodes = node.childrenForFieldName("argument");
-    if (node.startPosition.row !== node.endPosition.row) this.checkGlued(node, nameNode);
+    this.checkGlued(node);
     const all = nameNode ? [nameNode, ...argNodes] : argNodes;
     this.simpleCommand(
       all.map((n) => this.value(n)),
@@ -477,23 +463,13 @@ function readTree(tree: Tree, lines: readonly string[], workdir: string | null):
   return { artifacts: reader.artifacts, removed: reader.removed, hasError: tree.rootNode.hasError || reader.glued, gluedAt: tree.rootNode.hasError ? null : reader.gluedAt };
 }
 
-/** Repairs tried before mvdan-sh reads a script again (each is one more tree-sitter parse). */
-const MAX_REPAIRS = 8;
-
 /**
- * tree-sitter-bash sometimes runs a command on into the next line (seen after a long `\`-continued
- * pipeline: `uniq -c⏎jq …⏎diff …` read as one command), with no error node. A newline there ends
- * the command in bash, so a `;` written where the glue starts says the same thing to the shell and
- * makes tree-sitter read it right; rows are unchanged, and the reader keeps the original lines for
- * its evidence. A repaired text that still reads with an error or a glue is left to mvdan-sh.
+ * The tree-sitter reading, with glued lines repaired (lib/metrics/shell-glue); the reader keeps the
+ * original lines for its evidence. A repaired text that still reads with an error or a glue is
+ * left to mvdan-sh.
  */
 function readRepairing(text: string, lines: readonly string[], workdir: string | null): Promise<ShellAnalysis & { gluedAt: number | null }> {
-  const attempt = async (source: string, left: number): Promise<ShellAnalysis & { gluedAt: number | null }> => {
-    const result = await withTree("bash", source, (tree) => readTree(tree, lines, workdir));
-    if (!result.hasError || result.gluedAt === null || left === 0) return result;
-    return attempt(`${source.slice(0, result.gluedAt)};${source.slice(result.gluedAt)}`, left - 1);
-  };
-  return attempt(text, MAX_REPAIRS);
+  return readRepairingGlue(text, (tree) => readTree(tree, lines, workdir));
 }
 
 const cache = new Lru<string, ShellAnalysis>(2048);

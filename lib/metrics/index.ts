@@ -11,9 +11,11 @@
  *   (see shell-tools.ts) and functions the script defines itself; wrappers (sudo, env, xargs,
  *   timeout, nohup, nice, time, stdbuf) count along with the command they run. Names that are
  *   not literal words (`$CMD`) are skipped.
- * - Parsing: tree-sitter-bash first; mvdan-sh when the tree has errors, a heredoc body holds a
- *   line that starts with its delimiter, or a `\cmd` line was glued onto the previous command
- *   (two tree-sitter bugs that raise no error). If mvdan-sh rejects the script too,
+ * - Parsing: tree-sitter-bash first. Where it runs a command on into the next line without an
+ *   error (after a `\`-continued pipeline, or onto a `\cmd` line), a `;` is written at the glue and
+ *   the script parsed again (./shell-glue). mvdan-sh reads it instead when the tree has errors, a
+ *   glue remains, or a heredoc body holds a line that starts with its delimiter (another
+ *   tree-sitter bug that raises no error). If mvdan-sh rejects the script too,
  *   tree-sitter's error-tolerant counts are returned (`parser: "tree-sitter"`), never an error.
  * - verifier tests: pytest-collected test functions over tests/**\/*.py: module-level `test*`
  *   (decorated, async) and `test*` methods of `Test*` classes; nested defs are not tests.

@@ -1,5 +1,6 @@
 import type { Node, Tree } from "web-tree-sitter";
 import type { HeredocStart } from "./heredoc-risk";
+import { glueIn, NEWLINE_IN_WORD } from "./shell-glue";
 import type { ShellFacts } from "./shell-facts";
 import type { ShellWord } from "./shell-tools";
 
@@ -9,11 +10,10 @@ export interface BashTreeReading {
   /** a word spans a line break: tree-sitter glued a line starting with `\` (`\cp -f a b`)
    * onto the previous command, without an error node */
   gluedLines: boolean;
+  /** where tree-sitter glued a line onto a command (./shell-glue), in a tree without errors */
+  gluedAt: number | null;
   heredocs: HeredocStart[];
 }
-
-// An unescaped newline cannot be part of an unquoted word in bash.
-const NEWLINE_IN_WORD = /(^|[^\\])\n/;
 
 const unescape = (text: string): string => text.replace(/\\(.)/gs, "$1");
 
@@ -66,22 +66,27 @@ function heredocStart(redirect: Node): HeredocStart | null {
 // the whole tree in WASM, and five separate walks cost more than the parse itself.
 const READ_TYPES = ["function_definition", "heredoc_redirect", "command", "comment", "word"];
 
-/** Everything measureShell needs from the tree, copied out so the tree can be deleted. */
-export function readBashTree(tree: Tree): BashTreeReading {
+/** Everything measureShell needs from the tree, copied out so the tree can be deleted. `lines`:
+ * the script's lines, for finding glued ones. */
+export function readBashTree(tree: Tree, lines: readonly string[]): BashTreeReading {
   const root = tree.rootNode;
   const functions: string[] = [];
   const heredocs: HeredocStart[] = [];
   const commands: ShellWord[][] = [];
   const commentRows: number[] = [];
   let gluedLines = false;
+  let gluedAt: number | null = null;
   for (const node of root.descendantsOfType(READ_TYPES)) {
     switch (node.type) {
       case "word":
         if (!gluedLines && NEWLINE_IN_WORD.test(node.text)) gluedLines = true;
         break;
-      case "command":
+      case "command": {
         commands.push(commandWords(node));
+        const glue = glueIn(node, lines);
+        if (glue !== null && (gluedAt === null || glue < gluedAt)) gluedAt = glue;
         break;
+      }
       case "comment":
         commentRows.push(node.startPosition.row);
         break;
@@ -101,6 +106,7 @@ export function readBashTree(tree: Tree): BashTreeReading {
     facts: { commands, functions, extraTools: [], commentRows },
     hasError: root.hasError,
     gluedLines,
+    gluedAt: root.hasError ? null : gluedAt,
     heredocs,
   };
 }

@@ -1,0 +1,53 @@
+// tree-sitter-bash sometimes runs a command on into the next line with no error node: after a long
+// `\`-continued pipeline (`| uniq -c⏎jq …⏎diff …` read as one command), or onto a line starting
+// with `\` (`\cp -f a b`). A newline there ends the command in bash. Both the metrics (commands,
+// distinct tools) and the checks' reading of a solution find the glue here and repair it the same
+// way. Server only.
+import type { Node, Tree } from "web-tree-sitter";
+import { withTree } from "./tree-sitter";
+
+/** An unescaped newline cannot be part of an unquoted word in bash. */
+export const NEWLINE_IN_WORD = /(^|[^\\])\n/;
+
+/**
+ * Where tree-sitter glued a line onto `command` (a `command` node): the offset, in the parsed text,
+ * at which the command must end; null when it reads right. A command cannot continue on the next
+ * line without a trailing backslash, and an unquoted word cannot span a line break.
+ * `lines`: the script's lines (rows of the parsed text).
+ */
+export function glueIn(command: Node, lines: readonly string[]): number | null {
+  if (command.startPosition.row === command.endPosition.row) return null;
+  let at: number | null = null;
+  const glue = (offset: number) => {
+    if (at === null || offset < at) at = offset;
+  };
+  let prev: Node = command.childForFieldName("name")?.namedChildren[0] ?? command;
+  for (const a of command.childrenForFieldName("argument")) {
+    const prevEnd = prev.endPosition.row;
+    if (a.startPosition.row > prevEnd && !(lines[prevEnd] ?? "").trimEnd().endsWith("\\")) glue(prev.endIndex);
+    if (a.type === "word" || a.type === "concatenation") {
+      const m = NEWLINE_IN_WORD.exec(a.text);
+      if (m) glue(a.startIndex + m.index + (m[1] ?? "").length);
+    }
+    prev = a;
+  }
+  return at;
+}
+
+/** Repairs tried before the caller gives up on tree-sitter (each is one more parse). */
+const MAX_REPAIRS = 8;
+
+/**
+ * Parses `source` and reads it with `read`; while the reading has a glue (`gluedAt`, which `read`
+ * leaves null for a tree with syntax errors), a `;` is written where the glue starts (the same thing
+ * to the shell; rows are unchanged) and the text is parsed again, up to MAX_REPAIRS times. The last
+ * reading is returned: one that still has `gluedAt` set is the caller's to distrust.
+ */
+export async function readRepairingGlue<T extends { gluedAt: number | null }>(source: string, read: (tree: Tree) => T): Promise<T> {
+  let text = source;
+  for (let left = MAX_REPAIRS; ; left--) {
+    const result = await withTree("bash", text, read);
+    if (result.gluedAt === null || left === 0) return result;
+    text = `${text.slice(0, result.gluedAt)};${text.slice(result.gluedAt)}`;
+  }
+}
