@@ -58,8 +58,8 @@ export async function readCandidate(job: CandidateJob): Promise<CandidateResult>
   const contentHash = contentHashOf(parsed.files);
   let task: TaskInput | null = null;
   if (job.knownHash !== contentHash) {
-    // The metrics and what the checks and the step summaries read come from the same parses (the
-    // second reader of a file starts from the first one's tree). Only accepted tasks are ever
+    // The metrics and what the checks and the step summaries read come from the same parses (a
+    // second reader of a file reads the first one's tree). Only accepted tasks are ever
     // checked; any task can be a side of a diff.
     const { metrics, readings } = await withTreeReuse(async () => {
       const files = checkFiles(parsed);
