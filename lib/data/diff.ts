@@ -78,13 +78,14 @@ export async function loadTaskTexts(actor: Actor | null, id: number): Promise<Ta
 }
 
 /**
- * What the import read of a pair's files for its step summary (`a` the parent). Asked by the two
- * task ids, so that the query runs beside the file reads rather than after them.
+ * What the import read of a pair's files for its step summary. Asked by the two task ids, so that
+ * the query runs beside the file reads rather than after them.
  */
 export async function loadStepReadings(actor: Actor | null, pair: { from: { id: number }; to: { id: number } }): Promise<Readings> {
   return Readings.of(await getStepReadings(actor, { taskIds: [pair.from.id, pair.to.id] }));
 }
 
+/** Those readings as the summary of `a` → `b` takes them (lib/diff/summary). */
 export const stepReadingsOf = (readings: Readings, a: TaskTexts, b: TaskTexts): StepReadings => ({ parent: readings.forSteps(a.refs), child: readings.forSteps(b.refs) });
 
 /** The lineage the diff page offers to compare with: the path from the seed and a few levels below. */

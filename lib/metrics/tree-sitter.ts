@@ -68,8 +68,8 @@ const reuseScope = new AsyncLocalStorage<ReuseScope>();
  * the same grammar parsed before in the same call (tree-sitter's incremental parsing, which gives
  * the tree a fresh parse would; a tree with a syntax error is parsed afresh), when the two share at
  * least half of the new source at their start and end — a child task's script mostly repeats its
- * parent's; the same source again reads the same tree. The trees are deleted when `fn` settles. Outside such a call (ingest) every parse is
- * a fresh one and nothing is kept.
+ * parent's; the same source again reads the same tree. The trees are deleted when `fn` settles.
+ * Outside such a call every parse is a fresh one and nothing is kept.
  */
 export async function withTreeReuse<T>(fn: () => Promise<T>): Promise<T> {
   const scope: ReuseScope = { trees: [], closed: false };
