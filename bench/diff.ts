@@ -9,7 +9,8 @@
 //   cold:         a pair seen for the first time (every per-content cache emptied first)
 //   after parent: the parent's own parent diff was opened just before (a reviewer walking down)
 //   warm:         the same pair again
-// and the two cold parts that are not queries: the highlighted files and the parsed step summary.
+// and the two cold parts that are not queries: the highlighted files and the step summary (parsed,
+// and from what the import read of its files, the page's way when the import stored it).
 import { execFileSync } from "node:child_process";
 import fs from "node:fs";
 import os from "node:os";
@@ -18,7 +19,7 @@ import { parseArgs } from "node:util";
 import { sql } from "drizzle-orm";
 import { execRows, openDatabase, useDatabase } from "@/db/client";
 import { CLI_ACTOR } from "@/lib/auth/actor";
-import { loadDiffView, loadTaskTexts } from "@/lib/data/diff";
+import { loadDiffView, loadStepReadings, loadTaskTexts, stepReadingsOf } from "@/lib/data/diff";
 import { buildDiffPayload } from "@/lib/diff/payload";
 import { stepSummary } from "@/lib/diff/summary";
 import { clearDiffCaches, useDiffThread } from "@/lib/diff/thread";
@@ -162,13 +163,20 @@ async function main(): Promise<void> {
     // parts run on the files already read, so the rest of the cold total is the queries).
     const highlight: Sample[] = [];
     const summary: Sample[] = [];
+    const summaryRead: Sample[] = [];
     for (let r = 0; r < Number(args.runs); r++) {
       for (const p of pairs) {
-        const [a, b] = await Promise.all([loadTaskTexts(CLI_ACTOR, p.parent_id), loadTaskTexts(CLI_ACTOR, p.id)]);
+        const [a, b, known] = await Promise.all([
+          loadTaskTexts(CLI_ACTOR, p.parent_id),
+          loadTaskTexts(CLI_ACTOR, p.id),
+          loadStepReadings(CLI_ACTOR, { from: { id: p.parent_id }, to: { id: p.id } }),
+        ]);
         await forget();
         highlight.push(await timed(() => buildDiffPayload(a.files, b.files, new Set([...a.binary, ...b.binary]))));
         await forget();
         summary.push(await timed(() => stepSummary(a.files, b.files)));
+        await forget();
+        summaryRead.push(await timed(() => stepSummary(a.files, b.files, stepReadingsOf(known, a, b))));
       }
     }
     const lines = pairs.flatMap((p) => [p.lines, p.parent_lines]).sort((a, b) => a - b);
@@ -179,7 +187,8 @@ async function main(): Promise<void> {
       "parent diff, parent's diff opened just before": stat(afterParent),
       "parent diff, warm (same pair again)": stat(warm),
       "  cold part: highlighted files (buildDiffPayload)": stat(highlight),
-      "  cold part: step summary (stepSummary)": stat(summary),
+      "  cold part: step summary, files parsed (stepSummary)": stat(summary),
+      "  cold part: step summary from the import's readings": stat(summaryRead),
     };
     const w = Math.max(...Object.keys(results).map((k) => k.length));
     process.stdout.write(`${pairs.length} pairs, solutions of ${lines[0]}–${lines[lines.length - 1]} lines, ${args.runs} rounds; load ${os.loadavg().map((l) => l.toFixed(2)).join(" ")}\n`);

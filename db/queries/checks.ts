@@ -3,7 +3,7 @@
 import { sql } from "drizzle-orm";
 import type { CheckKind, FlagRule, TaskStatus } from "@/lib/domain";
 import type { Finding } from "@/lib/flags/types";
-import { isPythonVerifierFile, pytestReader, shellReader, type StoredReading } from "@/lib/checks/readings";
+import { isPythonVerifierFile, pytestReader, shellReader, STEP_PYTEST_READER, STEP_SHELL_READER, type StoredReading } from "@/lib/checks/readings";
 import type { CheckFile, CheckTask, CheckTrial } from "@/lib/checks/types";
 import { execRows, type Db } from "../client";
 import { checkReadings } from "../schema";
@@ -146,6 +146,24 @@ export async function loadReadings(db: Db, batch: { tasks: readonly CheckTask[];
     db,
     sql`SELECT hash, reader, reading FROM check_readings
         WHERE hash = ANY(${hashArray([...hashes])}) AND (reader = ${pytestReader()} OR starts_with(reader, ${shellReader(null)}))`,
+  );
+}
+
+/**
+ * What the import stored for step summaries (lib/checks/readings readForSteps), current version
+ * only: of these blobs, or of every file of these tasks (one query that needs no file list first).
+ */
+export async function loadStepReadings(db: Db, of: { hashes: readonly string[] } | { taskIds: readonly number[] }): Promise<StoredReading[]> {
+  const readers = sql`r.reader IN (${STEP_SHELL_READER}, ${STEP_PYTEST_READER})`;
+  if ("hashes" in of) {
+    if (of.hashes.length === 0) return [];
+    return execRows<StoredReading>(db, sql`SELECT r.hash, r.reader, r.reading FROM check_readings r WHERE r.hash = ANY(${hashArray([...new Set(of.hashes)])}) AND ${readers}`);
+  }
+  if (of.taskIds.length === 0) return [];
+  return execRows<StoredReading>(
+    db,
+    sql`SELECT r.hash, r.reader, r.reading FROM task_files f JOIN check_readings r ON r.hash = f.blob_hash
+        WHERE f.task_id = ANY(${intArray(of.taskIds)}) AND (f.path = 'solution/solve.sh' OR f.path LIKE 'tests/%.py') AND ${readers}`,
   );
 }
 

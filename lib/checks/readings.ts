@@ -4,6 +4,9 @@
 // bytes (and, for a solution, of the directory it starts in), so it never goes stale for its
 // blob; the reader name carries READINGS_VERSION, and readings of another version are ignored.
 // **Bump READINGS_VERSION whenever pytest.ts or shell.ts reads differently.**
+import { shellStatementSpans, type StatementSpans } from "@/lib/diff/bash";
+import type { KnownReadings } from "@/lib/diff/summary";
+import { pytestTestNames } from "@/lib/metrics/pytest";
 import { analysePytest, type PytestAnalysis } from "./pytest";
 import { analyseShell, type ShellAnalysis } from "./shell";
 
@@ -16,7 +19,7 @@ export const shellReader = (workdir: string | null): string => `shell@${READINGS
 export interface StoredReading {
   hash: string;
   reader: string;
-  reading: PytestAnalysis | ShellAnalysis;
+  reading: PytestAnalysis | ShellAnalysis | StepShellReading | StepPytestReading;
 }
 
 /** Readings stored for a batch of files, by reader and blob hash. */
@@ -35,6 +38,23 @@ export class Readings {
 
   shell(hash: string, workdir: string | null): ShellAnalysis | undefined {
     return this.map.get(`${shellReader(workdir)}\u0000${hash}`) as ShellAnalysis | undefined;
+  }
+
+  /** What a step summary reads of one side's files ({path, blob hash}), as far as it is stored. */
+  forSteps(files: Iterable<{ path: string; hash: string }>): KnownReadings {
+    const known: KnownReadings = {};
+    const tests: Record<string, string[]> = Object.create(null) as Record<string, string[]>;
+    for (const f of files) {
+      if (f.path === "solution/solve.sh") {
+        const r = this.map.get(`${STEP_SHELL_READER}\u0000${f.hash}`) as StepShellReading | undefined;
+        if (r) known.statements = r.spans;
+      } else if (isPythonVerifierFile(f.path)) {
+        const r = this.map.get(`${STEP_PYTEST_READER}\u0000${f.hash}`) as StepPytestReading | undefined;
+        if (r) tests[f.path] = r.names;
+      }
+    }
+    if (Object.keys(tests).length > 0) known.tests = tests;
+    return known;
   }
 }
 
@@ -66,6 +86,41 @@ export async function readForChecks(files: Iterable<{ path: string; hash: string
   if (solve) {
     const workdir = workdirOfDockerfile(all.find((f) => f.path === "environment/Dockerfile")?.text);
     out.push({ hash: solve.hash, reader: shellReader(workdir), reading: await analyseShell(solve.text, { key: solve.hash, workdir }) });
+  }
+  return out;
+}
+
+// What the step summary (lib/diff/summary) parses of a task, read at import from the same trees
+// as the metrics: where solve.sh's top-level statements lie and each test file's pytest ids. Its
+// own version: **bump STEP_READINGS_VERSION whenever lib/diff/bash.ts's spans or the metrics'
+// pytestTestNames give something else** (the statements' texts are rebuilt from the spans when
+// read, so a change of how a span becomes text needs no bump).
+export const STEP_READINGS_VERSION = 1;
+export const STEP_SHELL_READER = `steps-shell@${STEP_READINGS_VERSION}`;
+export const STEP_PYTEST_READER = `steps-pytest@${STEP_READINGS_VERSION}`;
+
+/** Where solve.sh's statements lie (null: a syntax error; the summary then compares lines). */
+export interface StepShellReading {
+  spans: StatementSpans | null;
+}
+
+export interface StepPytestReading {
+  names: string[];
+}
+
+/**
+ * What a step summary will read of one task's files (path, blob hash, text): solution/solve.sh and
+ * every Python file under tests/, of any task (any can be either side of a diff). A grammar that
+ * does not load is thrown: nothing is stored rather than a wrong reading.
+ */
+export async function readForSteps(files: Iterable<{ path: string; hash: string; text: string }>): Promise<StoredReading[]> {
+  const out: StoredReading[] = [];
+  for (const f of files) {
+    if (f.path === "solution/solve.sh") {
+      out.push({ hash: f.hash, reader: STEP_SHELL_READER, reading: { spans: await shellStatementSpans(f.text) } satisfies StepShellReading });
+    } else if (isPythonVerifierFile(f.path)) {
+      out.push({ hash: f.hash, reader: STEP_PYTEST_READER, reading: { names: await pytestTestNames(f.text) } satisfies StepPytestReading });
+    }
   }
   return out;
 }

@@ -1,6 +1,7 @@
 import fs from "node:fs";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
-import { useDatabase } from "@/db/client";
+import { sql } from "drizzle-orm";
+import { execRows, useDatabase } from "@/db/client";
 import { findTaskIds } from "@/db/queries/tasks";
 import { BACKENDS, createTestDatabase, type TestDatabase } from "@/db/testing";
 import { CLI_ACTOR } from "@/lib/auth/actor";
@@ -79,6 +80,36 @@ describe.each(BACKENDS)("diff pairs and the diff page's data on %s", (backend) =
     expect(seed.found && seed.pair).toBeNull();
     expect(await loadDiffView(CLI_ACTOR, 999_999, null)).toEqual({ found: false });
     expect(await loadDiffView(CLI_ACTOR, id("b1"), 999_999)).toEqual({ found: false });
+  });
+
+  test("the summary reads what the import stored of each file; without it the files are parsed alike", async () => {
+    // Every solve.sh and tests/**.py blob has its reading, whatever its task's status (a2 is rejected).
+    const [counts] = await execRows<{ files: number; read: number }>(
+      database.db,
+      sql`SELECT count(DISTINCT f.blob_hash)::int AS files,
+                 count(DISTINCT f.blob_hash) FILTER (WHERE EXISTS (
+                   SELECT 1 FROM check_readings r WHERE r.hash = f.blob_hash
+                     AND r.reader = CASE WHEN f.path = 'solution/solve.sh' THEN 'steps-shell@1' ELSE 'steps-pytest@1' END))::int AS read
+          FROM task_files f WHERE f.path = 'solution/solve.sh' OR f.path LIKE 'tests/%.py'`,
+    );
+    expect(Number(counts?.files)).toBeGreaterThan(3);
+    expect(Number(counts?.read)).toBe(Number(counts?.files));
+    const view = async () => {
+      await clearDiffCaches();
+      const v = await loadDiffView(CLI_ACTOR, id("b1"), null);
+      if (!v.found || !v.pair) throw new Error("no diff view");
+      return v;
+    };
+    const stored = await view();
+    // What is stored is what the summary shows…
+    await database.db.execute(
+      sql`UPDATE check_readings r SET reading = '{"spans":[[0,11]]}'::json FROM task_files f
+          WHERE f.task_id = ${id("b1")} AND f.path = 'solution/solve.sh' AND r.hash = f.blob_hash AND r.reader = 'steps-shell@1'`,
+    );
+    expect((await view()).summary.commands).toEqual(["#!/bin/bash"]); // a comment, read as a statement
+    // …and without stored readings the files are parsed, to the same page.
+    await database.db.execute(sql`DELETE FROM check_readings WHERE reader LIKE 'steps-%'`);
+    expect(await view()).toEqual(stored);
   });
 
   test("reads are refused without a signed-in actor", async () => {

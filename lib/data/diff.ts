@@ -3,12 +3,13 @@
 // orientation.
 import type { LineageJson } from "@/lib/api/types";
 import type { Actor } from "@/lib/auth/actor";
+import { Readings } from "@/lib/checks/readings";
 import type { TaskFiles } from "@/lib/diff";
 import { buildDiffPayload } from "@/lib/diff/payload";
 import type { DiffFilePayload } from "@/lib/diff/payload-types";
-import type { StepSummary } from "@/lib/diff/summary";
+import type { StepReadings, StepSummary } from "@/lib/diff/summary";
 import { splitFileSides, stepSummaryInThread } from "@/lib/diff/thread";
-import { getLineage, getPairNodes, getTaskFileSet } from "./read";
+import { getLineage, getPairNodes, getStepReadings, getTaskFileSet } from "./read";
 
 /** A side of a diff: what a header and the links around it need. */
 export interface DiffTask {
@@ -52,20 +53,40 @@ export async function resolveDiffPair(actor: Actor | null, id: number, againstId
   return { ok: true, pair: { task, against, from: against, to: task, relation: "unrelated" } };
 }
 
+export interface TaskTexts {
+  files: TaskFiles;
+  binary: Set<string>;
+  /** every file's blob hash */
+  refs: { path: string; hash: string }[];
+}
+
 /** A task's files as `{path: text}`; a binary file stands in as one descriptive line. */
-export async function loadTaskTexts(actor: Actor | null, id: number): Promise<{ files: TaskFiles; binary: Set<string> }> {
+export async function loadTaskTexts(actor: Actor | null, id: number): Promise<TaskTexts> {
   const set = await getTaskFileSet(actor, id);
   const files: Record<string, string> = Object.create(null) as Record<string, string>;
   const binary = new Set<string>();
+  const refs: TaskTexts["refs"] = [];
   for (const [path, f] of set) {
+    refs.push({ path, hash: f.hash });
     if (f.encoding === "utf8") files[path] = f.content;
     else {
       binary.add(path);
       files[path] = `(binary file, ${f.size} bytes, sha256 ${f.hash})\n`;
     }
   }
-  return { files, binary };
+  return { files, binary, refs };
 }
+
+/**
+ * What the import read of a pair's files for its step summary. Asked by the two task ids, so that
+ * the query runs beside the file reads rather than after them.
+ */
+export async function loadStepReadings(actor: Actor | null, pair: { from: { id: number }; to: { id: number } }): Promise<Readings> {
+  return Readings.of(await getStepReadings(actor, { taskIds: [pair.from.id, pair.to.id] }));
+}
+
+/** Those readings as the summary of `a` → `b` takes them (lib/diff/summary). */
+export const stepReadingsOf = (readings: Readings, a: TaskTexts, b: TaskTexts): StepReadings => ({ parent: readings.forSteps(a.refs), child: readings.forSteps(b.refs) });
 
 /** The lineage the diff page offers to compare with: the path from the seed and a few levels below. */
 export const PICKER_LINEAGE = { descendants: true, maxDepth: 3, limit: 300 } as const;
@@ -84,20 +105,21 @@ export async function loadDiffView(actor: Actor | null, id: number, againstId: n
   // One round trip before the files of the other side, whose id the pair query answers: the task's
   // own files and the lineage are read meanwhile.
   const pair = resolveDiffPair(actor, id, againstId);
-  const [resolved, lineage, own, other] = await Promise.all([
+  const [resolved, lineage, own, other, known] = await Promise.all([
     pair,
     getLineage(actor, id, PICKER_LINEAGE),
     loadTaskTexts(actor, id),
     pair.then((r) => (r.ok ? loadTaskTexts(actor, r.pair.against.id) : null)),
+    pair.then((r) => (r.ok ? loadStepReadings(actor, r.pair) : null)),
   ]);
   if (!lineage) return { found: false };
-  if (!resolved.ok || !other) return !resolved.ok && resolved.reason === "no-parent" ? { found: true, lineage, pair: null } : { found: false };
+  if (!resolved.ok || !other || !known) return !resolved.ok && resolved.reason === "no-parent" ? { found: true, lineage, pair: null } : { found: false };
   const { from } = resolved.pair;
   const [a, b] = from.id === id ? [own, other] : [other, own];
   // The summary and the verifier's highlighting go to the diff thread first, done while this one
-  // highlights the rest.
+  // highlights the rest. Files the import read for the summary are not parsed again.
   const [summary, files] = await Promise.all([
-    stepSummaryInThread(a.files, b.files),
+    stepSummaryInThread(a.files, b.files, stepReadingsOf(known, a, b)),
     buildDiffPayload(a.files, b.files, new Set([...a.binary, ...b.binary]), splitFileSides),
   ]);
   return { found: true, lineage, pair: resolved.pair, files, summary };

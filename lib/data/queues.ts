@@ -8,7 +8,7 @@ import { diffFiles } from "@/lib/diff";
 import { buildDiffPayload } from "@/lib/diff/payload";
 import { stepSummary } from "@/lib/diff/summary";
 import type { TaskFilter } from "@/lib/tasks/filter";
-import { loadTaskTexts, resolveDiffPair } from "./diff";
+import { loadStepReadings, loadTaskTexts, resolveDiffPair, stepReadingsOf } from "./diff";
 import { getTask, getTaskFile } from "./read";
 import { listTaskTrials } from "./trials";
 
@@ -96,10 +96,10 @@ export async function loadQueueTask(actor: Actor | null, queueId: number, taskId
   let diff: QueueTaskJson["diff"] = null;
   if (pair.ok) {
     const { from, to } = pair.pair;
-    const [a, b] = await Promise.all([loadTaskTexts(actor, from.id), loadTaskTexts(actor, to.id)]);
+    const [a, b, known] = await Promise.all([loadTaskTexts(actor, from.id), loadTaskTexts(actor, to.id), loadStepReadings(actor, pair.pair)]);
     const [files, summary] = await Promise.all([
       opts.files ? buildDiffPayload(a.files, b.files, new Set([...a.binary, ...b.binary])) : null,
-      stepSummary(a.files, b.files),
+      stepSummary(a.files, b.files, stepReadingsOf(known, a, b)),
     ]);
     const changes = diffFiles(a.files, b.files, { context: 0 }).files.flatMap((f) =>
       f.status === "unchanged" ? [] : [{ path: f.path, status: f.status, added: f.added, removed: f.removed }],

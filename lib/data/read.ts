@@ -1,6 +1,7 @@
 // The data layer for reads: every function takes the actor and is refused unless the role may
 // read. Pages, route handlers and exports call these, never the queries directly.
 import { getDb } from "@/db/client";
+import { loadStepReadings } from "@/db/queries/checks";
 import * as files from "@/db/queries/files";
 import * as lineage from "@/db/queries/lineage";
 import * as runs from "@/db/queries/runs";
@@ -52,6 +53,10 @@ export async function getPairNodes(actor: Actor | null, id: number, otherId: num
 
 export async function getTaskFileSet(actor: Actor | null, id: number) {
   return files.getTaskFileSet(await readDb(actor), id);
+}
+
+export async function getStepReadings(actor: Actor | null, of: Parameters<typeof loadStepReadings>[1]) {
+  return loadStepReadings(await readDb(actor), of);
 }
 
 export async function getFileLists(actor: Actor | null, ids: number[]) {

@@ -5,7 +5,7 @@
 // race on first use (both see no runtime, both create one, and a grammar loaded into the loser
 // fails) — measured here as an intermittent fallback when pytest and bash files parse together.
 
-import type { Node, Tree } from "web-tree-sitter";
+import type { Tree } from "web-tree-sitter";
 import { withTree } from "@/lib/metrics/tree-sitter";
 import { Lru } from "@/lib/rounds/lru";
 import { contentKey } from "@/lib/text/content-key";
@@ -18,13 +18,22 @@ interface Cut {
 }
 
 /**
+ * Where a script's top-level statements lie, so that what the import read can be stored small and
+ * the statements rebuilt from the script (lib/checks/readings). Offsets into the script with LF
+ * newlines and no BOM. One entry per statement, in order: `[start, end, …cuts]`, a cut being three
+ * numbers (start, end, 1 to keep as a heredoc body or 0 to drop as a comment); `[]` stands for a
+ * top-level `&`, which belongs to the statement before it.
+ */
+export type StatementSpans = number[][];
+
+/**
  * The text of a statement as a summary shows it: comments removed, backslash continuations joined
  * into one line, blank lines dropped, heredoc bodies verbatim. `cuts`: the comments and heredoc
  * bodies inside it, by start.
  */
-function statementText(source: string, node: Node, cuts: readonly Cut[]): string {
+function statementText(source: string, start: number, end: number, cuts: readonly Cut[]): string {
   let out = "";
-  let at = node.startIndex;
+  let at = start;
   const plain = (text: string) =>
     text
       .replace(/[ \t]*\\\n[ \t]*/g, " ")
@@ -41,7 +50,7 @@ function statementText(source: string, node: Node, cuts: readonly Cut[]): string
       if ((out === "" || out.endsWith("\n")) && source[at] === "\n") at++;
     }
   }
-  out += plain(source.slice(at, node.endIndex));
+  out += plain(source.slice(at, end));
   return out.replace(/[ \t]+$/gm, "").replace(/^\n+|\n+$/g, "");
 }
 
@@ -56,12 +65,26 @@ export async function shellStatements(script: string): Promise<Unit[] | null> {
   const known = parsed.get(key);
   if (known !== undefined) return known;
   try {
-    const units = await withTree("bash", source, (tree) => readStatements(source, tree));
+    const spans = await withTree("bash", source, readSpans);
+    const units = spans && statementsOf(source, spans);
     parsed.set(key, units);
     return units;
   } catch {
     return null; // the grammar did not load (not remembered: the next call tries again)
   }
+}
+
+/**
+ * Where the statements of a script lie (null: a syntax error), as the import stores it; a grammar
+ * that does not load is thrown, not answered as null. Uncached: the import reads each script once.
+ */
+export async function shellStatementSpans(script: string): Promise<StatementSpans | null> {
+  return withTree("bash", normalizeNewlines(script), readSpans);
+}
+
+/** The statements `shellStatements` gives, from the script and its stored spans (no parse). */
+export function shellStatementsFromSpans(script: string, spans: StatementSpans | null): Unit[] | null {
+  return spans && statementsOf(normalizeNewlines(script), spans);
 }
 
 /**
@@ -76,7 +99,7 @@ export function clearShellStatementCache(): void {
   parsed.clear();
 }
 
-function readStatements(source: string, tree: Tree): Unit[] | null {
+function readSpans(tree: Tree): StatementSpans | null {
   const root = tree.rootNode;
   if (root.hasError) return null;
   // Every comment and heredoc body of the script in one walk (each walk is a call into WASM), handed
@@ -86,16 +109,11 @@ function readStatements(source: string, tree: Tree): Unit[] | null {
     .map((inner) => ({ start: inner.startIndex, end: inner.endIndex, kind: inner.type === "comment" ? "drop" : "keep" }));
   cuts.sort((x, y) => x.start - y.start);
   let next = 0;
-  const units: Unit[] = [];
+  const spans: StatementSpans = [];
   for (const child of root.children) {
     if (child.type === "comment") continue;
     if (!child.isNamed) {
-      // `cmd &` at top level: the operator belongs to the statement before it.
-      const last = units[units.length - 1];
-      if (child.type === "&" && last) {
-        last.text += " &";
-        last.key = commandKey(last.text);
-      }
+      if (child.type === "&") spans.push([]);
       continue;
     }
     const start = child.startIndex;
@@ -103,8 +121,29 @@ function readStatements(source: string, tree: Tree): Unit[] | null {
     while (next < cuts.length && cuts[next]!.start < start) next++;
     let last = next;
     while (last < cuts.length && cuts[last]!.start < end) last++;
-    const text = statementText(source, child, cuts.slice(next, last).filter((cut) => cut.end <= end));
+    const span = [start, end];
+    for (const cut of cuts.slice(next, last)) if (cut.end <= end) span.push(cut.start, cut.end, cut.kind === "keep" ? 1 : 0);
+    spans.push(span);
     next = last;
+  }
+  return spans;
+}
+
+function statementsOf(source: string, spans: StatementSpans): Unit[] {
+  const units: Unit[] = [];
+  for (const span of spans) {
+    if (span.length === 0) {
+      // `cmd &` at top level: the operator belongs to the statement before it.
+      const last = units[units.length - 1];
+      if (last) {
+        last.text += " &";
+        last.key = commandKey(last.text);
+      }
+      continue;
+    }
+    const cuts: Cut[] = [];
+    for (let k = 2; k + 2 < span.length; k += 3) cuts.push({ start: span[k]!, end: span[k + 1]!, kind: span[k + 2] === 1 ? "keep" : "drop" });
+    const text = statementText(source, span[0]!, span[1]!, cuts);
     if (text !== "") units.push({ text, key: commandKey(text) });
   }
   return units;

@@ -1,9 +1,11 @@
+import { createHash } from "node:crypto";
 import { describe, expect, it } from "vitest";
+import { Readings, readForSteps, type StoredReading } from "@/lib/checks/readings";
 import { measurePytest } from "@/lib/metrics/pytest";
 import { withTreeReuse } from "@/lib/metrics/tree-sitter";
 import { shellStatements } from "./bash";
 import { BASH_BLOCKS, PYTHON_BLOCKS, random, randomEdit, randomScript } from "./random-edits";
-import { clearSummaryCaches, sequenceSummary, stepSummary } from "./summary";
+import { clearSummaryCaches, sequenceSummary, stepSummary, type StepReadings } from "./summary";
 import { newUnits } from "./units";
 
 // A realistic lineage step: the child adds a database snapshot (heredoc), an archive, a test for the
@@ -215,5 +217,53 @@ describe("stepSummary parses the child from the parent's trees", () => {
       }
       expect(summary.tests, `case ${k}`).toEqual(newUnits(fresh.pytest[0]!.testNames.map((n) => ({ key: `tests/test_outputs.py::${n}`, text: n })), fresh.pytest[1]!.testNames.map((n) => ({ key: `tests/test_outputs.py::${n}`, text: n })), true));
     }
+  });
+});
+
+describe("stepSummary with what the import read (lib/checks/readings)", () => {
+  const refs = (files: Record<string, string>) =>
+    Object.entries(files).map(([path, text]) => ({ path, text, hash: createHash("sha256").update(text).digest("hex") }));
+
+  it("gives what parsing gives, with readings of both sides, of one side, or of some files", async () => {
+    const next = random(21);
+    let parsedByTree = 0;
+    for (let k = 0; k < 24; k++) {
+      const bash = randomScript(next, BASH_BLOCKS, 10 + Math.floor(next() * 50));
+      const python = randomScript(next, PYTHON_BLOCKS, 5 + Math.floor(next() * 20));
+      const parent: Record<string, string> = { "solution/solve.sh": bash, "tests/test_outputs.py": python, "instruction.md": "Do it." };
+      const child: Record<string, string> = {
+        "solution/solve.sh": randomEdit(next, bash, BASH_BLOCKS),
+        "tests/test_outputs.py": randomEdit(next, python, PYTHON_BLOCKS),
+        "instruction.md": "Do it. Then more.",
+      };
+      if (k % 3 === 0) child["tests/test_more.py"] = randomScript(next, PYTHON_BLOCKS, 5);
+      if (k % 4 === 1) child["solution/solve.sh"] += "\nif true; then\n  echo broken\n"; // a syntax error: lines on both sides
+      // As stored: JSON in the database.
+      const stored = JSON.parse(JSON.stringify([...(await readForSteps(refs(parent))), ...(await readForSteps(refs(child)))])) as StoredReading[];
+      const readings = Readings.of(stored);
+      const both: StepReadings = { parent: readings.forSteps(refs(parent)), child: readings.forSteps(refs(child)) };
+      if (k % 4 === 1) expect(both.child?.statements, `case ${k}`).toBeNull();
+      else parsedByTree += both.parent?.statements && both.child?.statements ? 1 : 0;
+      const some = Readings.of(stored.filter((r) => !(r.reader.startsWith("steps-pytest") && k % 2 === 0) && !(r.reader.startsWith("steps-shell") && k % 2 === 1)));
+      clearSummaryCaches();
+      const parsed = await stepSummary(parent, child);
+      for (const known of [both, { parent: both.parent }, { child: both.child }, { parent: some.forSteps(refs(parent)), child: some.forSteps(refs(child)) }]) {
+        clearSummaryCaches();
+        expect(await stepSummary(parent, child, known), `case ${k}`).toEqual(parsed);
+      }
+    }
+    expect(parsedByTree).toBeGreaterThan(8);
+  });
+
+  it("reads a file's reading, not the file: a doctored reading shows", async () => {
+    const known: StepReadings = {
+      // The child's script as one statement from its first character to its last.
+      child: { statements: [[0, child["solution/solve.sh"].length]], tests: { "tests/test_outputs.py": ["test_doctored", "test_backup_archive"] } },
+    };
+    const s = await stepSummary(parent, child, known);
+    expect(s.commands).toEqual([expect.stringMatching(/^#!\/bin\/bash\nset -euo pipefail\n# create the directory/)]);
+    expect(s.tests).toEqual(["test_doctored", "test_backup_archive"]);
+    // A reading of a syntax error: both sides compared by lines.
+    expect((await stepSummary(parent, child, { parent: { statements: null } })).commandParser).toBe("lines");
   });
 });

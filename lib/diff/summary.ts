@@ -1,11 +1,11 @@
 // Server only (parsers): the step summary of one lineage step — what the child's solution, verifier
 // and instruction add over its parent — and of a whole chain seed → … → task.
 
-import { measurePytest } from "@/lib/metrics/pytest";
+import { pytestTestNames } from "@/lib/metrics/pytest";
 import { withTreeReuse } from "@/lib/metrics/tree-sitter";
 import { Lru } from "@/lib/rounds/lru";
 import { contentKey } from "@/lib/text/content-key";
-import { clearShellStatementCache, shellStatements } from "./bash";
+import { clearShellStatementCache, shellStatements, shellStatementsFromSpans, type StatementSpans } from "./bash";
 import { diffFiles, type FilesDiff, type TaskFiles } from "./files";
 import { instructionSentences, newUnits, normalizeNewlines, shellCommandsByLine, type Unit } from "./units";
 
@@ -28,12 +28,31 @@ export interface StepSummary {
   commandParser: "tree-sitter-bash" | "lines";
 }
 
+/**
+ * What the import already read of one side's files (lib/checks/readings: stored by blob, looked up
+ * by the data layer), by path: a file with a reading is not parsed again. Absent: parsed as usual.
+ */
+export interface KnownReadings {
+  /** where solution/solve.sh's statements lie (null: a syntax error), see ./bash */
+  statements?: StatementSpans | null;
+  /** `testNamesOf` by tests/**.py path */
+  tests?: Record<string, string[]>;
+}
+
+export interface StepReadings {
+  parent?: KnownReadings;
+  child?: KnownReadings;
+}
+
 function fileOf(files: TaskFiles, path: string): string {
   return Object.hasOwn(files, path) ? (files[path] ?? "") : "";
 }
 
-async function commandUnits(parent: string, child: string): Promise<{ prev: Unit[]; next: Unit[]; parser: StepSummary["commandParser"] }> {
-  const [prev, next] = await Promise.all([shellStatements(parent), shellStatements(child)]);
+const statementsOf = (script: string, known: KnownReadings | undefined): Promise<Unit[] | null> =>
+  known?.statements !== undefined ? Promise.resolve(shellStatementsFromSpans(script, known.statements)) : shellStatements(script);
+
+async function commandUnits(parent: string, child: string, known: StepReadings): Promise<{ prev: Unit[]; next: Unit[]; parser: StepSummary["commandParser"] }> {
+  const [prev, next] = await Promise.all([statementsOf(parent, known.parent), statementsOf(child, known.child)]);
   // Both sides must be read the same way, or every statement would look new.
   if (prev && next) return { prev, next, parser: "tree-sitter-bash" };
   return { prev: commandsByLine(parent), next: commandsByLine(child), parser: "lines" };
@@ -68,7 +87,7 @@ async function testNamesOf(source: string): Promise<string[]> {
   const known = testNames.get(key);
   if (known) return known;
   try {
-    const names = (await measurePytest(source)).testNames;
+    const names = await pytestTestNames(source);
     testNames.set(key, names);
     return names;
   } catch {
@@ -88,9 +107,10 @@ export function summaryInputs(files: TaskFiles): TaskFiles {
   return out;
 }
 
-async function testUnits(files: TaskFiles, prefixed: boolean): Promise<Unit[]> {
+async function testUnits(files: TaskFiles, prefixed: boolean, known: KnownReadings | undefined): Promise<Unit[]> {
   const paths = Object.keys(files).filter(isTestFile).sort();
-  const perFile = await Promise.all(paths.map((path) => testNamesOf(fileOf(files, path))));
+  const read = known?.tests;
+  const perFile = await Promise.all(paths.map((path) => (read && Object.hasOwn(read, path) ? read[path]! : testNamesOf(fileOf(files, path)))));
   return paths.flatMap((path, k) =>
     perFile[k]!.map((name) => ({ key: `${path}::${name}`, text: prefixed ? `${path.slice("tests/".length)}::${name}` : name })),
   );
@@ -100,20 +120,21 @@ async function testUnits(files: TaskFiles, prefixed: boolean): Promise<Unit[]> {
  * What a child adds over its parent (files as `{path: text}`): new top-level statements of
  * solution/solve.sh (multiset of statements, comments and spacing ignored), new pytest tests in
  * tests/**.py, new sentences of instruction.md (sets of normalized sentences: reordering or
- * re-wrapping is not new). The removed counterparts are listed too.
+ * re-wrapping is not new). The removed counterparts are listed too. `known`: what the import read of
+ * either side's files; the result is the same with or without it, only the parses are saved.
  */
-export async function stepSummary(parentFiles: TaskFiles, childFiles: TaskFiles): Promise<StepSummary> {
+export async function stepSummary(parentFiles: TaskFiles, childFiles: TaskFiles, known: StepReadings = {}): Promise<StepSummary> {
   // The child's files are parsed from the parent's trees (mostly the same text).
-  return withTreeReuse(() => summarize(parentFiles, childFiles));
+  return withTreeReuse(() => summarize(parentFiles, childFiles, known));
 }
 
-async function summarize(parentFiles: TaskFiles, childFiles: TaskFiles): Promise<StepSummary> {
+async function summarize(parentFiles: TaskFiles, childFiles: TaskFiles, known: StepReadings): Promise<StepSummary> {
   const testFiles = new Set([...Object.keys(parentFiles), ...Object.keys(childFiles)].filter(isTestFile));
   const prefixed = testFiles.size > 1;
   const [commands, prevTests, nextTests] = await Promise.all([
-    commandUnits(fileOf(parentFiles, SOLUTION_PATH), fileOf(childFiles, SOLUTION_PATH)),
-    testUnits(parentFiles, prefixed),
-    testUnits(childFiles, prefixed),
+    commandUnits(fileOf(parentFiles, SOLUTION_PATH), fileOf(childFiles, SOLUTION_PATH), known),
+    testUnits(parentFiles, prefixed, known.parent),
+    testUnits(childFiles, prefixed, known.child),
   ]);
   const prevSentences = instructionSentences(fileOf(parentFiles, INSTRUCTION_PATH));
   const nextSentences = instructionSentences(fileOf(childFiles, INSTRUCTION_PATH));

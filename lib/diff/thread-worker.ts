@@ -9,7 +9,7 @@ const port = parentPort;
 if (!port) throw new Error("thread-worker runs in a worker thread");
 
 function work(job: ThreadJob): Promise<ThreadResult> {
-  if (job.op === "summary") return stepSummary(job.parent, job.child);
+  if (job.op === "summary") return stepSummary(job.parent, job.child, job.known);
   if (job.op === "sides") return fileSides(job.path, job.oldText, job.newText, job.rows);
   clearHighlightCache();
   clearSummaryCaches();

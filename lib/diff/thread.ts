@@ -14,10 +14,10 @@ import type { CodeLine } from "@/lib/text/tones";
 import type { TaskFiles } from "./files";
 import { fileSides, type FileSides } from "./payload";
 import type { DiffRowTuple } from "./payload-types";
-import { clearSummaryCaches, isTestFile, stepSummary, summaryInputs, type StepSummary } from "./summary";
+import { clearSummaryCaches, isTestFile, stepSummary, summaryInputs, type StepReadings, type StepSummary } from "./summary";
 
 type JobBody =
-  | { op: "summary"; parent: TaskFiles; child: TaskFiles }
+  | { op: "summary"; parent: TaskFiles; child: TaskFiles; known: StepReadings }
   | { op: "sides"; path: string; oldText: string | undefined; newText: string | undefined; rows: readonly DiffRowTuple[] }
   | { op: "clear" };
 export type ThreadJob = JobBody & { id: number };
@@ -145,9 +145,9 @@ async function inThread(job: JobBody): Promise<ThreadResult | undefined> {
 }
 
 /** `stepSummary` (same result), parsed in the thread; only the files a summary reads are sent. */
-export async function stepSummaryInThread(parentFiles: TaskFiles, childFiles: TaskFiles): Promise<StepSummary> {
-  const result = await inThread({ op: "summary", parent: summaryInputs(parentFiles), child: summaryInputs(childFiles) });
-  return result && !Array.isArray(result) ? result : stepSummary(parentFiles, childFiles);
+export async function stepSummaryInThread(parentFiles: TaskFiles, childFiles: TaskFiles, known: StepReadings = {}): Promise<StepSummary> {
+  const result = await inThread({ op: "summary", parent: summaryInputs(parentFiles), child: summaryInputs(childFiles), known });
+  return result && !Array.isArray(result) ? result : stepSummary(parentFiles, childFiles, known);
 }
 
 /** `fileSides` (same result), highlighted in the thread. */

@@ -26,6 +26,7 @@ interface Scope {
 // Every node kind the reading needs, fetched in one traversal (each descendantsOfType call walks
 // the whole tree in WASM; walking namedChildren from JS costs more than the parse itself).
 const READ_TYPES = ["function_definition", "class_definition", "assert_statement", "string", "concatenated_string"];
+const DEFINITION_TYPES = ["function_definition", "class_definition"];
 
 /** Whether pytest would look at this definition: a statement of the module, or of the body of a
  * collected Test* class (`innermost`); not one nested in an `if`, a function or an error node. */
@@ -42,11 +43,11 @@ function collectable(definition: Node, innermost: Scope | undefined): boolean {
  * `Test*` classes (nested `Test*` classes too); functions defined inside functions are not tests.
  * Asserts count for a test when no other function or class definition lies between them.
  */
-function readPythonTree(tree: Tree): PytestMetrics {
+function readPythonTree(tree: Tree, types: string[] = READ_TYPES): PytestMetrics {
   const tests: Scope[] = [];
   const scopes: Scope[] = [];
   const paths = new Set<string>();
-  for (const node of tree.rootNode.descendantsOfType(READ_TYPES)) {
+  for (const node of tree.rootNode.descendantsOfType(types)) {
     while (scopes.length > 0 && (scopes[scopes.length - 1]?.end ?? 0) <= node.startIndex) scopes.pop();
     const innermost = scopes[scopes.length - 1];
     const type = node.type;
@@ -80,5 +81,13 @@ function readPythonTree(tree: Tree): PytestMetrics {
 
 /** Measures one pytest file; a syntax error still yields what the error-tolerant tree holds. */
 export function measurePytest(source: string): Promise<PytestMetrics> {
-  return withTree("python", normalizeSource(source), readPythonTree);
+  return withTree("python", normalizeSource(source), (tree) => readPythonTree(tree));
+}
+
+/**
+ * `measurePytest(source).testNames`, walking the definitions only (asserts and strings never open
+ * or close a scope, so the names are the same): what the step summary reads of a test file.
+ */
+export function pytestTestNames(source: string): Promise<string[]> {
+  return withTree("python", normalizeSource(source), (tree) => readPythonTree(tree, DEFINITION_TYPES).testNames);
 }

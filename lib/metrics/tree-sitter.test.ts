@@ -27,6 +27,18 @@ describe("withTreeReuse", () => {
     }
   });
 
+  it("reads the same source again from the same tree, unparsed", async () => {
+    const source = randomScript(random(5), BASH_BLOCKS, 30);
+    const fresh = await show("bash", source);
+    const trees = await withTreeReuse(async () => {
+      const first = await withTree("bash", source, (tree) => tree);
+      const again = await withTree("bash", source, (tree) => tree);
+      const other = await withTree("python", source, (tree) => tree);
+      return { same: first === again, otherGrammar: first === other, text: await show("bash", source) };
+    });
+    expect(trees).toEqual({ same: true, otherGrammar: false, text: fresh });
+  });
+
   it("describes the edit between two texts in code units, rows and columns", () => {
     const { edit, shared } = editBetween("a\nbé🙂c\nd\n", "a\nbé🙂XYc\nd\n");
     expect(shared).toBe("a\nbé🙂c\nd\n".length);

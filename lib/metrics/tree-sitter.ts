@@ -68,8 +68,8 @@ const reuseScope = new AsyncLocalStorage<ReuseScope>();
  * the same grammar parsed before in the same call (tree-sitter's incremental parsing, which gives
  * the tree a fresh parse would; a tree with a syntax error is parsed afresh), when the two share at
  * least half of the new source at their start and end — a child task's script mostly repeats its
- * parent's. The trees are deleted when `fn` settles. Outside such a call (ingest) every parse is
- * a fresh one and nothing is kept.
+ * parent's; the same source again reads the same tree. The trees are deleted when `fn` settles.
+ * Outside such a call every parse is a fresh one and nothing is kept.
  */
 export async function withTreeReuse<T>(fn: () => Promise<T>): Promise<T> {
   const scope: ReuseScope = { trees: [], closed: false };
@@ -162,6 +162,10 @@ export async function withTree<T>(grammar: Grammar, source: string, use: (tree: 
       tree.delete();
     }
   }
+  // The same text read again (the metrics', the checks' and the summaries' readings of one file at
+  // import): its tree as it is. Even an incremental parse without an edit costs milliseconds.
+  const same = scope.trees.find((kept) => kept.grammar === grammar && kept.source === source);
+  if (same) return use(same.tree);
   const tree = parseReusing(parser, grammar, source, scope);
   scope.trees.push({ grammar, source, tree });
   return use(tree);

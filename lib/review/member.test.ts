@@ -13,7 +13,7 @@ import { writeFixtureRun } from "@/lib/ingest/fixtures";
 import { parseTaskFilter } from "@/lib/tasks/filter";
 import { recordReview } from "@/db/queries/reviews";
 import { queueItems, tasks } from "@/db/schema";
-import { eq } from "drizzle-orm";
+import { eq, sql } from "drizzle-orm";
 import { loadQueueMember, stepPaths } from "./member";
 import { clearStepCache, stepKey } from "./step-cache";
 
@@ -66,6 +66,41 @@ describe.each(BACKENDS)("queue member data on %s", (backend) => {
     for (const [field, n] of Object.entries(seen)) expect(n, field).toBeGreaterThan(0);
     expect(await loadQueueMember(READER, queue.id, 999_999)).toBeNull();
     expect(await loadQueueMember(READER, 999_999, members[0]?.taskId ?? 0)).toBeNull();
+  });
+
+  test("the step reads what the import stored of each file; without it the files are parsed alike", async () => {
+    const parsed = parseTaskFilter(new URLSearchParams("run=qm"));
+    if (!parsed.ok) throw new Error("filter");
+    const queue = await createQueue(database.db, { name: "readings", filter: parsed.filter }, CLI_ACTOR);
+    const members = await database.db.select({ taskId: queueItems.taskId }).from(queueItems).where(eq(queueItems.queueId, queue.id));
+    const both = async () => {
+      clearStepCache();
+      const out = [];
+      for (const { taskId } of members) out.push({ member: await loadQueueMember(READER, queue.id, taskId), task: await loadQueueTask(READER, queue.id, taskId) });
+      return out;
+    };
+    const stored = await both();
+    expect(stored.filter((m) => m.member?.diff).length).toBeGreaterThan(2);
+    // What is stored is what the step shows, on both paths…
+    await database.db.execute(sql`UPDATE check_readings SET reading = json_build_object('names', json_build_array('test_' || hash)) WHERE reader = 'steps-pytest@1'`);
+    for (const m of await both()) {
+      if (!m.member?.diff) continue;
+      expect(m.member.diff.summary.tests).toEqual([expect.stringMatching(/^test_[0-9a-f]+$/)]);
+      expect(m.task?.diff?.summary).toEqual(m.member.diff.summary);
+    }
+    await database.db.execute(
+      // Each script as one statement, from its first character to its last.
+      sql`UPDATE check_readings r SET reading = json_build_object('spans', json_build_array(json_build_array(0, length(b.content))))
+          FROM blobs b WHERE b.hash = r.hash AND r.reader = 'steps-shell@1'`,
+    );
+    for (const m of await both()) {
+      if (!m.member?.diff) continue;
+      expect(m.member.diff.summary.commands).toEqual([expect.stringMatching(/^#!\/bin\/bash\nset -e\nmkdir -p \/app\necho done/)]);
+      expect(m.task?.diff?.summary).toEqual(m.member.diff.summary);
+    }
+    // …and without stored readings the files are parsed, to the same answers.
+    await database.db.execute(sql`DELETE FROM check_readings WHERE reader LIKE 'steps-%'`);
+    expect(await both()).toEqual(stored);
   });
 
   test("a reader is required", async () => {

@@ -5,23 +5,25 @@
 // when it must be computed, only the files it reads are fetched: the changed ones and those the
 // summary parses, never the unchanged rest of both tasks.
 import { getDb } from "@/db/client";
+import { loadStepReadings } from "@/db/queries/checks";
 import * as q from "@/db/queries/queues";
 import { listReviews } from "@/db/queries/reviews";
 import type { QueueTaskJson } from "@/lib/api/types";
 import { authorize, type Actor } from "@/lib/auth/actor";
+import { Readings } from "@/lib/checks/readings";
 import { resolveDiffPair } from "@/lib/data/diff";
 import { diffSide, loadQueueTask, queueTaskAnswer } from "@/lib/data/queues";
 import { getFileLists, getTaskFile } from "@/lib/data/read";
 import { listTaskTrials } from "@/lib/data/trials";
 import { diffFiles, type TaskFiles } from "@/lib/diff";
-import { INSTRUCTION_PATH, SOLUTION_PATH, stepSummary } from "@/lib/diff/summary";
+import { INSTRUCTION_PATH, isTestFile, SOLUTION_PATH, stepSummary } from "@/lib/diff/summary";
 import { cachedStep, stepKey, type FileRef, type StepData } from "./step-cache";
 
 type Listed = FileRef & { size: number };
 
 
 /** The files the summary reads whatever changed (lib/diff/summary). */
-const readBySummary = (path: string) => path === SOLUTION_PATH || path === INSTRUCTION_PATH || (path.startsWith("tests/") && path.endsWith(".py"));
+const readBySummary = (path: string) => path === SOLUTION_PATH || path === INSTRUCTION_PATH || isTestFile(path);
 
 /** Paths whose text the step needs: every changed file (for its line counts) and the summary's. */
 export function stepPaths(from: readonly Listed[], to: readonly Listed[]): Set<string> {
@@ -46,10 +48,16 @@ async function texts(list: readonly Listed[], paths: ReadonlySet<string>, blobs:
 
 async function computeStep(from: readonly Listed[], to: readonly Listed[]): Promise<StepData> {
   const paths = stepPaths(from, to);
-  const hashes = [...from, ...to].filter((f) => paths.has(f.path)).map((f) => f.hash);
-  const blobs = await q.getStepTexts(await getDb(), hashes);
+  const read = [...from, ...to].filter((f) => paths.has(f.path));
+  const db = await getDb();
+  // What the import read of the summary's files comes beside their texts (not parsed again).
+  const [blobs, stored] = await Promise.all([
+    q.getStepTexts(db, read.map((f) => f.hash)),
+    loadStepReadings(db, { hashes: read.filter((f) => f.path === SOLUTION_PATH || isTestFile(f.path)).map((f) => f.hash) }),
+  ]);
   const [a, b] = await Promise.all([texts(from, paths, blobs), texts(to, paths, blobs)]);
-  const summary = await stepSummary(a, b);
+  const readings = Readings.of(stored);
+  const summary = await stepSummary(a, b, { parent: readings.forSteps(from), child: readings.forSteps(to) });
   const changes = diffFiles(a, b, { context: 0 }).files.flatMap((f) =>
     f.status === "unchanged" ? [] : [{ path: f.path, status: f.status, added: f.added, removed: f.removed }],
   );

@@ -4,7 +4,7 @@
 import fs from "node:fs";
 import path from "node:path";
 import type { TaskInput, TrialInput } from "@/db/queries/ingest";
-import { readForChecks } from "@/lib/checks/readings";
+import { readForChecks, readForSteps } from "@/lib/checks/readings";
 import { measureTask, passAtK } from "@/lib/metrics";
 import { withTreeReuse } from "@/lib/metrics/tree-sitter";
 import { sha256 } from "../content";
@@ -58,12 +58,15 @@ export async function readCandidate(job: CandidateJob): Promise<CandidateResult>
   const contentHash = contentHashOf(parsed.files);
   let task: TaskInput | null = null;
   if (job.knownHash !== contentHash) {
-    // The metrics and what the checks read come from the same parses (the second reader of a file
-    // starts from the first one's tree). Only accepted tasks are ever checked.
-    const { metrics, readings } = await withTreeReuse(async () => ({
-      metrics: await measureTask(parsed.texts),
-      readings: rec.status === "accepted" ? await readForChecks(checkFiles(parsed), { solution: rec.parent_id !== null }) : [],
-    }));
+    // The metrics and what the checks and the step summaries read come from the same parses (a
+    // second reader of a file reads the first one's tree). Only accepted tasks are ever
+    // checked; any task can be a side of a diff.
+    const { metrics, readings } = await withTreeReuse(async () => {
+      const files = checkFiles(parsed);
+      const metrics = await measureTask(parsed.texts);
+      const forChecks = rec.status === "accepted" ? await readForChecks(files, { solution: rec.parent_id !== null }) : [];
+      return { metrics, readings: [...forChecks, ...(await readForSteps(files))] };
+    });
     const searchText = searchableText(parsed.texts);
     const headline = job.evals.find((e) => e.model === job.solverModel) ?? job.evals[0];
     task = {
