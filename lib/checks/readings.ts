@@ -95,7 +95,7 @@ export async function readForChecks(files: Iterable<{ path: string; hash: string
 // own version: **bump STEP_READINGS_VERSION whenever lib/diff/bash.ts's spans or the metrics'
 // pytestTestNames give something else** (the statements' texts are rebuilt from the spans when
 // read, so a change of how a span becomes text needs no bump).
-export const STEP_READINGS_VERSION = 1;
+export const STEP_READINGS_VERSION = 2;
 export const STEP_SHELL_READER = `steps-shell@${STEP_READINGS_VERSION}`;
 export const STEP_PYTEST_READER = `steps-pytest@${STEP_READINGS_VERSION}`;
 

@@ -5,6 +5,7 @@ import { execRows, useDatabase } from "@/db/client";
 import { findTaskIds } from "@/db/queries/tasks";
 import { BACKENDS, createTestDatabase, type TestDatabase } from "@/db/testing";
 import { CLI_ACTOR } from "@/lib/auth/actor";
+import { STEP_PYTEST_READER, STEP_SHELL_READER } from "@/lib/checks/readings";
 import { clearDiffCaches, diffThreadState, stopDiffThread } from "@/lib/diff/thread";
 import { ingestPath } from "@/lib/ingest";
 import { writeFixtureRun } from "@/lib/ingest/fixtures";
@@ -89,7 +90,7 @@ describe.each(BACKENDS)("diff pairs and the diff page's data on %s", (backend) =
       sql`SELECT count(DISTINCT f.blob_hash)::int AS files,
                  count(DISTINCT f.blob_hash) FILTER (WHERE EXISTS (
                    SELECT 1 FROM check_readings r WHERE r.hash = f.blob_hash
-                     AND r.reader = CASE WHEN f.path = 'solution/solve.sh' THEN 'steps-shell@1' ELSE 'steps-pytest@1' END))::int AS read
+                     AND r.reader = CASE WHEN f.path = 'solution/solve.sh' THEN ${STEP_SHELL_READER} ELSE ${STEP_PYTEST_READER} END))::int AS read
           FROM task_files f WHERE f.path = 'solution/solve.sh' OR f.path LIKE 'tests/%.py'`,
     );
     expect(Number(counts?.files)).toBeGreaterThan(3);
@@ -104,7 +105,7 @@ describe.each(BACKENDS)("diff pairs and the diff page's data on %s", (backend) =
     // What is stored is what the summary shows…
     await database.db.execute(
       sql`UPDATE check_readings r SET reading = '{"spans":[[0,11]]}'::json FROM task_files f
-          WHERE f.task_id = ${id("b1")} AND f.path = 'solution/solve.sh' AND r.hash = f.blob_hash AND r.reader = 'steps-shell@1'`,
+          WHERE f.task_id = ${id("b1")} AND f.path = 'solution/solve.sh' AND r.hash = f.blob_hash AND r.reader = ${STEP_SHELL_READER}`,
     );
     expect((await view()).summary.commands).toEqual(["#!/bin/bash"]); // a comment, read as a statement
     // …and without stored readings the files are parsed, to the same page.

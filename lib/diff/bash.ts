@@ -1,12 +1,12 @@
 // Server only: top-level statements of a shell script, parsed with tree-sitter-bash.
 //
-// The grammar is loaded through lib/metrics/tree-sitter.ts (read-only use of its `withTree`):
+// The grammar is loaded through lib/metrics/tree-sitter.ts (through lib/metrics/shell-glue):
 // web-tree-sitter has one WASM runtime per process, and two modules each calling Parser.init()
 // race on first use (both see no runtime, both create one, and a grammar loaded into the loser
 // fails) — measured here as an intermittent fallback when pytest and bash files parse together.
 
 import type { Tree } from "web-tree-sitter";
-import { withTree } from "@/lib/metrics/tree-sitter";
+import { glueIn, readRepairingGlueMapped } from "@/lib/metrics/shell-glue";
 import { Lru } from "@/lib/rounds/lru";
 import { contentKey } from "@/lib/text/content-key";
 import { commandKey, normalizeNewlines, type Unit } from "./units";
@@ -65,7 +65,7 @@ export async function shellStatements(script: string): Promise<Unit[] | null> {
   const known = parsed.get(key);
   if (known !== undefined) return known;
   try {
-    const spans = await withTree("bash", source, readSpans);
+    const spans = await spansOf(source);
     const units = spans && statementsOf(source, spans);
     parsed.set(key, units);
     return units;
@@ -79,7 +79,20 @@ export async function shellStatements(script: string): Promise<Unit[] | null> {
  * that does not load is thrown, not answered as null. Uncached: the import reads each script once.
  */
 export async function shellStatementSpans(script: string): Promise<StatementSpans | null> {
-  return withTree("bash", normalizeNewlines(script), readSpans);
+  return spansOf(normalizeNewlines(script));
+}
+
+/**
+ * The spans of `source`, with lines tree-sitter glued onto a command repaired first
+ * (lib/metrics/shell-glue: after a `\`-continued pipeline it may run `uniq -c` on into the next
+ * statements, which would show as one); offsets are into `source` itself.
+ */
+async function spansOf(source: string): Promise<StatementSpans | null> {
+  const lines = source.split("\n");
+  const { reading, toSource } = await readRepairingGlueMapped(source, (tree) => readSpans(tree, lines));
+  if (!reading.spans) return null;
+  // Every number of a span is an offset but each cut's third, its kind.
+  return reading.spans.map((span) => span.map((n, k) => (k >= 2 && (k - 2) % 3 === 2 ? n : toSource(n))));
 }
 
 /** The statements `shellStatements` gives, from the script and its stored spans (no parse). */
@@ -99,14 +112,19 @@ export function clearShellStatementCache(): void {
   parsed.clear();
 }
 
-function readSpans(tree: Tree): StatementSpans | null {
+function readSpans(tree: Tree, lines: readonly string[]): { spans: StatementSpans | null; gluedAt: number | null } {
   const root = tree.rootNode;
-  if (root.hasError) return null;
+  if (root.hasError) return { spans: null, gluedAt: null };
   // Every comment and heredoc body of the script in one walk (each walk is a call into WASM), handed
-  // to the statement whose span holds it.
-  const cuts: Cut[] = root
-    .descendantsOfType(["comment", "heredoc_body", "heredoc_end"])
-    .map((inner) => ({ start: inner.startIndex, end: inner.endIndex, kind: inner.type === "comment" ? "drop" : "keep" }));
+  // to the statement whose span holds it; the commands in the same walk, for glued lines.
+  const cuts: Cut[] = [];
+  let gluedAt: number | null = null;
+  for (const inner of root.descendantsOfType(["comment", "heredoc_body", "heredoc_end", "command"])) {
+    if (inner.type === "command") {
+      const glue = glueIn(inner, lines);
+      if (glue !== null && (gluedAt === null || glue < gluedAt)) gluedAt = glue;
+    } else cuts.push({ start: inner.startIndex, end: inner.endIndex, kind: inner.type === "comment" ? "drop" : "keep" });
+  }
   cuts.sort((x, y) => x.start - y.start);
   let next = 0;
   const spans: StatementSpans = [];
@@ -126,7 +144,7 @@ function readSpans(tree: Tree): StatementSpans | null {
     spans.push(span);
     next = last;
   }
-  return spans;
+  return { spans, gluedAt };
 }
 
 function statementsOf(source: string, spans: StatementSpans): Unit[] {

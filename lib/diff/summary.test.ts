@@ -1,9 +1,11 @@
 import { createHash } from "node:crypto";
+import fs from "node:fs";
+import path from "node:path";
 import { describe, expect, it } from "vitest";
 import { Readings, readForSteps, type StoredReading } from "@/lib/checks/readings";
 import { measurePytest } from "@/lib/metrics/pytest";
 import { withTreeReuse } from "@/lib/metrics/tree-sitter";
-import { shellStatements } from "./bash";
+import { shellStatements, shellStatementSpans, shellStatementsFromSpans } from "./bash";
 import { BASH_BLOCKS, PYTHON_BLOCKS, random, randomEdit, randomScript } from "./random-edits";
 import { clearSummaryCaches, sequenceSummary, stepSummary, type StepReadings } from "./summary";
 import { newUnits } from "./units";
@@ -165,6 +167,18 @@ describe("shellStatements", () => {
   it("gives top-level statements with comments out and continuations joined", async () => {
     const units = await shellStatements("a=1; echo \"$a\" \\\n  | tr a b & # bg\nf() {\n  # inside\n  echo x\n}\nsleep 1 &\n");
     expect(units?.map((u) => u.text)).toEqual(["a=1", 'echo "$a" | tr a b &', "f() {\n  echo x\n}", "sleep 1 &"]);
+  });
+
+  it("keeps statements tree-sitter glues onto a `\\`-continued pipeline apart, stored spans too", async () => {
+    // A generated solution on which tree-sitter-bash runs `uniq -c` on into the next two lines
+    // (lib/metrics/shell-fallback.test.ts): each line is a statement of its own.
+    const script = fs.readFileSync(path.join(import.meta.dirname, "../metrics/fixtures/glued-pipeline.sh"), "utf8");
+    const texts = (await shellStatements(script))?.map((u) => u.text) ?? [];
+    expect(texts).toContain(`jq -r '.[].file' "$OUT" | sort | uniq -c`);
+    expect(texts).toContain(`jq -r 'group_by(.kind)[] | "\\(.[0].kind) \\(length)"' "$OUT"`);
+    expect(texts).toContain(`diff -rq "$SRC" "$REDACTED" | wc -l`);
+    expect(texts.filter((t) => t.includes("uniq -c\n"))).toEqual([]);
+    expect(shellStatementsFromSpans(script, await shellStatementSpans(script))?.map((u) => u.text)).toEqual(texts);
   });
 });
 

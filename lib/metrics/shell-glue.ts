@@ -43,11 +43,31 @@ const MAX_REPAIRS = 8;
  * to the shell; rows are unchanged) and the text is parsed again, up to MAX_REPAIRS times. The last
  * reading is returned: one that still has `gluedAt` set is the caller's to distrust.
  */
-export async function readRepairingGlue<T extends { gluedAt: number | null }>(source: string, read: (tree: Tree) => T): Promise<T> {
+export async function readRepairingGlue<T extends { gluedAt: number | null }>(source: string, read: (tree: Tree, text: string) => T): Promise<T> {
+  return (await readRepairingGlueMapped(source, read)).reading;
+}
+
+/**
+ * `readRepairingGlue`, with `toSource` mapping an offset in the text the reading was made of (with
+ * its `;`s) back to `source`: for readings that keep offsets.
+ */
+export async function readRepairingGlueMapped<T extends { gluedAt: number | null }>(
+  source: string,
+  read: (tree: Tree, text: string) => T,
+): Promise<{ reading: T; toSource: (offset: number) => number }> {
   let text = source;
+  /** where each inserted `;` is in `text` */
+  const inserted: number[] = [];
   for (let left = MAX_REPAIRS; ; left--) {
-    const result = await withTree("bash", text, read);
-    if (result.gluedAt === null || left === 0) return result;
-    text = `${text.slice(0, result.gluedAt)};${text.slice(result.gluedAt)}`;
+    const parsed = text;
+    const reading = await withTree("bash", parsed, (tree) => read(tree, parsed));
+    if (reading.gluedAt === null || left === 0) {
+      const toSource = (offset: number) => offset - inserted.filter((at) => at < offset).length;
+      return { reading, toSource };
+    }
+    const at = reading.gluedAt;
+    for (let k = 0; k < inserted.length; k++) if (inserted[k]! >= at) inserted[k]!++;
+    inserted.push(at);
+    text = `${text.slice(0, at)};${text.slice(at)}`;
   }
 }

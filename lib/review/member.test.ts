@@ -7,6 +7,7 @@ import { useDatabase } from "@/db/client";
 import { createQueue } from "@/db/queries/queues";
 import { BACKENDS, createTestDatabase, type TestDatabase } from "@/db/testing";
 import { AuthError, CLI_ACTOR, type Actor } from "@/lib/auth/actor";
+import { STEP_PYTEST_READER, STEP_SHELL_READER } from "@/lib/checks/readings";
 import { loadQueueTask } from "@/lib/data/queues";
 import { ingestPath } from "@/lib/ingest";
 import { writeFixtureRun } from "@/lib/ingest/fixtures";
@@ -82,7 +83,7 @@ describe.each(BACKENDS)("queue member data on %s", (backend) => {
     const stored = await both();
     expect(stored.filter((m) => m.member?.diff).length).toBeGreaterThan(2);
     // What is stored is what the step shows, on both paths…
-    await database.db.execute(sql`UPDATE check_readings SET reading = json_build_object('names', json_build_array('test_' || hash)) WHERE reader = 'steps-pytest@1'`);
+    await database.db.execute(sql`UPDATE check_readings SET reading = json_build_object('names', json_build_array('test_' || hash)) WHERE reader = ${STEP_PYTEST_READER}`);
     for (const m of await both()) {
       if (!m.member?.diff) continue;
       expect(m.member.diff.summary.tests).toEqual([expect.stringMatching(/^test_[0-9a-f]+$/)]);
@@ -91,7 +92,7 @@ describe.each(BACKENDS)("queue member data on %s", (backend) => {
     await database.db.execute(
       // Each script as one statement, from its first character to its last.
       sql`UPDATE check_readings r SET reading = json_build_object('spans', json_build_array(json_build_array(0, length(b.content))))
-          FROM blobs b WHERE b.hash = r.hash AND r.reader = 'steps-shell@1'`,
+          FROM blobs b WHERE b.hash = r.hash AND r.reader = ${STEP_SHELL_READER}`,
     );
     for (const m of await both()) {
       if (!m.member?.diff) continue;
