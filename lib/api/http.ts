@@ -1,20 +1,8 @@
 // JSON responses and the error shape of API.md: {"error": {"code", "message", "details"?}}.
 import type { z } from "zod";
 
-/**
- * JSON answers smaller than this are sent uncompressed. `next start` gzips every response whose
- * client accepts it: the compression middleware's own 1 kB floor never applies, because Next
- * streams a route's body without a Content-Length. A reviewer's requests (next, member data,
- * decision, progress) are 0.2–15 kB, prefetched or tiny, and 3–4 a second per reviewer: gzip cost
- * the server more CPU than the bytes cost the network. Lists, logs and pages stay compressed.
- */
-export const COMPRESS_FROM_BYTES = 16 * 1024;
-
 export function json(data: unknown, init?: ResponseInit): Response {
-  const body = JSON.stringify(data);
-  // no-transform is the opt-out the middleware honours (and proxies should too).
-  const cacheControl = Buffer.byteLength(body) < COMPRESS_FROM_BYTES ? "no-store, no-transform" : "no-store";
-  return new Response(body, { ...init, headers: { "content-type": "application/json", "cache-control": cacheControl, ...init?.headers } });
+  return Response.json(data, { ...init, headers: { "cache-control": "no-store", ...init?.headers } });
 }
 
 export function apiError(status: number, code: string, message: string, details?: unknown): Response {
