@@ -1,11 +1,11 @@
-// npx tsx bench/review.ts [--port 3404] [--tasks 2000] [--reviewers 50] [--seconds 30] [--warmup 5] [--presses 20] [--skip-browser] [--cpu-prof DIR] [--build] [--keep]
+// npx tsx bench/review.ts [--port 3404] [--tasks 2000] [--reviewers 50] [--seconds 30] [--warmup 5] [--presses 20] [--skip-browser] [--cpu-prof DIR] [--build] [--keep] [--name DB | --reuse DB]
 // Issue 7's review-queue budgets against a production server (`next start`) on PostgreSQL:
 //   browser: submit-and-next in Debian's Chromium — the keypress that accepts a task → the next
 //            task's id in the page (and painted), with the next task prefetched (≤ 150 ms)
 //   load:    `--reviewers` API clients (one token each) working one queue at one decision per
 //            second each, as the screen does: next (with prefetch), the member's screen data, the
 //            decision, the progress (every 3 s); errors and p50/p95 per request (≤ 250 ms p95, no errors)
-// A scratch database (`rst_review_bench_<pid>`) gets a demo run of --tasks accepted tasks; it is
+// A scratch database (`rst_review_bench_<pid>`, or `--name`) gets a demo run of --tasks accepted tasks; it is
 // dropped at the end unless --keep. Results go to bench/out/review.json. The CPU seconds the server
 // and its database backends spent during the load are given too: on a shared machine they compare
 // two versions better than wall times do.
@@ -33,6 +33,8 @@ const { values: args } = parseArgs({
     "skip-browser": { type: "boolean", default: false },
     /** Profile the server (node --cpu-prof) into this directory; written when it stops. */
     "cpu-prof": { type: "string", default: "" },
+    /** The scratch database's name (a shared server's naming rule); `rst_review_bench_<pid>` by default. */
+    name: { type: "string", default: "" },
     /** An existing scratch database of an earlier --keep run: no new data is made. */
     reuse: { type: "string", default: "" },
     out: { type: "string", default: "bench/out" },
@@ -41,7 +43,7 @@ const { values: args } = parseArgs({
 
 const ADMIN = { email: "bench@rst-curator.local", password: "bench-review-password-0" };
 const base = `http://127.0.0.1:${args.port}`;
-const name = args.reuse || `rst_review_bench_${process.pid}`;
+const name = args.reuse || args.name || `rst_review_bench_${process.pid}`;
 const dbUrl = new URL(args.admin);
 dbUrl.pathname = `/${name}`;
 const work = fs.mkdtempSync(path.join(os.tmpdir(), "rst-bench-review-"));

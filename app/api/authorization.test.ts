@@ -6,7 +6,7 @@ import path from "node:path";
 import { gzipSync } from "node:zlib";
 import { eq, sql } from "drizzle-orm";
 import tar from "tar-stream";
-import { afterAll, beforeAll, describe, expect, test } from "vitest";
+import { afterAll, beforeAll, describe, expect, test, vi } from "vitest";
 import { useDatabase } from "@/db/client";
 import { createBaseline } from "@/db/queries/baselines";
 import { createManualFlag } from "@/db/queries/flags";
@@ -267,6 +267,29 @@ describe.each(BACKENDS)("authorization of every API route on %s", (backend) => {
     expect((await call(runs, { authorization: "Bearer rstc_nope" })).status).toBe(401);
     expect((await call(runs, { authorization: "Bearer rstc_nope", cookie: cookies.get("admin") ?? "" })).status).toBe(401);
     expect((await call(runs, { authorization: `Bearer ${token}` })).status).toBe(200);
+  });
+
+  test("a token revoked through the API is refused on its very next request", async () => {
+    const runs = cases()[0] as Case;
+    const admin = { authorization: `Bearer ${token}` };
+    const made = await call({ file: "tokens", method: "POST", url: "/api/v1/tokens", body: { name: "short-lived", role: "viewer" }, role: "admin" }, admin);
+    const { id, token: secret } = (await made.json()) as { id: number; token: string };
+    expect((await call(runs, { authorization: `Bearer ${secret}` })).status).toBe(200);
+    expect((await call(runs, { authorization: `Bearer ${secret}` })).status).toBe(200);
+    const revoke: Case = { file: "tokens/[id]", method: "DELETE", url: `/api/v1/tokens/${id}`, params: { id: String(id) }, role: "admin" };
+    expect((await call(revoke, admin)).status).toBeLessThan(300);
+    expect((await call(runs, { authorization: `Bearer ${secret}` })).status).toBe(401);
+  });
+
+  test("a JSON write's body is read once, not cloned", async () => {
+    const clone = vi.spyOn(Request.prototype, "clone");
+    try {
+      const make: Case = { file: "tokens", method: "POST", url: "/api/v1/tokens", body: { name: "read-once", role: "viewer" }, role: "admin" };
+      expect((await call(make, { authorization: `Bearer ${token}` })).status).toBe(201);
+      expect(clone).not.toHaveBeenCalled();
+    } finally {
+      clone.mockRestore();
+    }
   });
 
   test("cross-site writes with a session cookie change nothing; the same write with a token works", async () => {

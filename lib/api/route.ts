@@ -20,6 +20,9 @@ type NextContext<P> = { params: Promise<P> };
 /** What a write's body may be: JSON (every route but one), or a run archive (the ingest upload). */
 export type BodyKind = "json" | "archive";
 
+/** The body of a JSON write, read once by `route` and handed to `readJson`. */
+const bodies = new WeakMap<Request, string>();
+
 /** Types a cross-site form cannot send (it is limited to form encodings and text/plain). */
 const ARCHIVE_TYPES = /^application\/(gzip|x-gzip|x-tar|octet-stream)\b/i;
 
@@ -37,9 +40,11 @@ export function route<P = Record<string, never>>(permission: Permission, handler
           if (!ARCHIVE_TYPES.test(type)) return apiError(415, "unsupported_media_type", "send the archive as application/gzip or application/x-tar");
         } else {
           // A body must be JSON. A DELETE without a body needs no type. (Looked at, not trusted to
-          // headers: over HTTP/2 a body needs no Content-Length.) JSON bodies are small; `readJson` caps them.
-          const hasBody = req.body !== null && (await req.clone().arrayBuffer()).byteLength > 0;
-          if (hasBody && !/^application\/json\b/i.test(type)) return apiError(415, "unsupported_media_type", "send the body as application/json");
+          // headers: over HTTP/2 a body needs no Content-Length.) JSON bodies are small; `readJson`
+          // caps them, and takes the text read here rather than a clone of the stream.
+          const text = req.body === null ? "" : await req.text();
+          bodies.set(req, text);
+          if (text !== "" && !/^application\/json\b/i.test(type)) return apiError(415, "unsupported_media_type", "send the body as application/json");
         }
       }
       return await handler({ req, params: ctx?.params ? await ctx.params : ({} as P), actor: allowed });
@@ -53,7 +58,7 @@ export function route<P = Record<string, never>>(permission: Permission, handler
 
 /** Reads a JSON body, or answers 400 naming the problem. */
 export async function readJson(req: Request): Promise<{ ok: true; body: unknown } | { ok: false; response: Response }> {
-  const text = await req.text();
+  const text = bodies.get(req) ?? (await req.text());
   if (text.length > 1_000_000) return { ok: false, response: apiError(413, "too_large", "the JSON body is larger than 1 MB") };
   try {
     return { ok: true, body: text === "" ? {} : (JSON.parse(text) as unknown) };

@@ -1,13 +1,13 @@
 // Sign-in, sessions and the audit trail on a real migrated database (PGlite, and PostgreSQL when
 // TEST_DATABASE_URL is set), through Better Auth's HTTP handler as a browser would reach it.
 import { and, eq, sql } from "drizzle-orm";
-import { afterAll, beforeAll, beforeEach, describe, expect, test } from "vitest";
-import { createToken, findActiveToken, revokeToken } from "@/db/queries/tokens";
+import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, test, vi } from "vitest";
+import { createToken, findActiveToken, revokeToken, VERIFIED_TOKEN_MS } from "@/db/queries/tokens";
 import { createUser, setUserRole } from "@/db/queries/users";
-import { auditLog, sessions, users } from "@/db/schema";
+import { apiTokens, auditLog, sessions, users } from "@/db/schema";
 import { BACKENDS, createTestDatabase, type TestDatabase } from "@/db/testing";
 import { env } from "@/lib/env";
-import { CLI_ACTOR } from "./actor";
+import { AuthError, CLI_ACTOR } from "./actor";
 import { ensureFirstAdmin } from "./first-admin";
 import { isSameOrigin } from "./origin";
 import { authenticate } from "./request";
@@ -150,6 +150,60 @@ describe.each(BACKENDS)("sign-in and sessions on %s", (backend) => {
     await revokeToken(database.db, id, CLI_ACTOR); // twice: no second audit row
     expect(await findActiveToken(database.db, token)).toBeNull();
     expect(await actions()).toEqual(["token.create", "token.revoke"]);
+  });
+
+  const bearer = (token: string) => authenticate(database, new Headers({ authorization: `Bearer ${token}` }));
+  const refused = (token: string) => expect(bearer(token)).rejects.toSatisfy((e) => e instanceof AuthError && e.status === 401);
+  afterEach(() => {
+    vi.useRealTimers();
+  });
+
+  test("a token this process has verified is refused at once when it is revoked", async () => {
+    const { token, id } = await createToken(database.db, { name: "ci", role: "reviewer" }, CLI_ACTOR);
+    expect((await bearer(token)).actor).toMatchObject({ id: `token:${id}`, role: "reviewer" });
+    expect((await bearer(token)).actor).toMatchObject({ id: `token:${id}` }); // now remembered
+    await revokeToken(database.db, id, CLI_ACTOR);
+    await refused(token);
+    await refused(`${token}x`);
+  });
+
+  test("a token revoked by another process is believed here for at most VERIFIED_TOKEN_MS", async () => {
+    const { token, id } = await createToken(database.db, { name: "elsewhere", role: "viewer" }, CLI_ACTOR);
+    await bearer(token);
+    // What `rst-curator token revoke` in another process does: this process is not told.
+    await database.db.update(apiTokens).set({ revokedAt: sql`now()` }).where(eq(apiTokens.id, id));
+    expect((await bearer(token)).actor).toMatchObject({ id: `token:${id}` });
+    vi.useFakeTimers({ toFake: ["Date"], now: Date.now() + VERIFIED_TOKEN_MS + 1 });
+    await refused(token);
+  });
+
+  test("a token's use is noted by its lookup, at most once a minute", async () => {
+    const { token, id } = await createToken(database.db, { name: "noted", role: "viewer" }, CLI_ACTOR);
+    const lastUsed = async () => (await database.db.select({ at: apiTokens.lastUsedAt }).from(apiTokens).where(eq(apiTokens.id, id)))[0]?.at ?? null;
+    expect(await lastUsed()).toBeNull();
+    await findActiveToken(database.db, token);
+    const first = await lastUsed();
+    expect(first).not.toBeNull();
+    await findActiveToken(database.db, token);
+    expect(await lastUsed()).toEqual(first);
+    await database.db.update(apiTokens).set({ lastUsedAt: sql`now() - interval '2 minutes'` }).where(eq(apiTokens.id, id));
+    const stale = await lastUsed();
+    await findActiveToken(database.db, token);
+    expect(new Date((await lastUsed()) ?? 0).getTime()).toBeGreaterThan(new Date(stale ?? 0).getTime());
+    // A revoked token is not found, and its last use stays what it was.
+    await revokeToken(database.db, id, CLI_ACTOR);
+    await database.db.update(apiTokens).set({ lastUsedAt: sql`now() - interval '2 minutes'` }).where(eq(apiTokens.id, id));
+    const before = await lastUsed();
+    expect(await findActiveToken(database.db, token)).toBeNull();
+    expect(await lastUsed()).toEqual(before);
+  });
+
+  test("a person deactivated behind the app's back is refused on the session's next request", async () => {
+    await createUser(database.db, { email: "jo@example.org", role: "reviewer", password: PASSWORD }, CLI_ACTOR);
+    const cookie = cookieOf(await signIn("jo@example.org", PASSWORD));
+    expect((await authenticate(database, new Headers({ cookie }))).actor).toMatchObject({ role: "reviewer" });
+    await database.db.update(users).set({ active: false }).where(eq(users.email, "jo@example.org"));
+    expect((await authenticate(database, new Headers({ cookie }))).actor).toBeNull();
   });
 
   test("a change that rolls back leaves no audit row", async () => {

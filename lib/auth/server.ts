@@ -60,6 +60,8 @@ function createAuth(database: Database, secret: string) {
       expiresIn: env.sessionHours * 3600,
       // Sliding expiry: an active reviewer stays signed in, an idle tab does not.
       updateAge: Math.min(3600, Math.floor((env.sessionHours * 3600) / 4)),
+      // No cookieCache: every getSession reads the session and its user from the database, which
+      // is what lets ./request.ts take the role and the active flag from it (a change applies at once).
     },
     user: {
       additionalFields: {
