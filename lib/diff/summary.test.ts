@@ -202,6 +202,23 @@ describe("sequenceSummary", () => {
     expect(seq.total?.summary.tests).toEqual(["test_backup_archive"]);
     expect(await sequenceSummary([{ id: "seed", files: parent }])).toEqual({ steps: [], total: null });
   });
+
+  it("reads what the import stored of each link: the same steps, and a doctored reading shows", async () => {
+    const refs = (files: Record<string, string>) =>
+      Object.entries(files).map(([path, text]) => ({ path, text, hash: createHash("sha256").update(text).digest("hex") }));
+    const links = [
+      { id: "seed", files: parent },
+      { id: "r1", files: child },
+    ];
+    const readings = Readings.of(JSON.parse(JSON.stringify([...(await readForSteps(refs(parent))), ...(await readForSteps(refs(child)))])) as StoredReading[]);
+    clearSummaryCaches();
+    const parsed = await sequenceSummary(links);
+    clearSummaryCaches();
+    expect(await sequenceSummary(links.map((l) => ({ ...l, readings: readings.forSteps(refs(l.files)) })))).toEqual(parsed);
+    const doctored = await sequenceSummary([links[0]!, { ...links[1]!, readings: { tests: { "tests/test_outputs.py": ["test_doctored"] } } }]);
+    expect(doctored.steps[0]!.summary.tests).toEqual(["test_doctored"]);
+    expect(doctored.total?.summary.tests).toEqual(["test_doctored"]);
+  });
 });
 
 describe("stepSummary parses the child from the parent's trees", () => {

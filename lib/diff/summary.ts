@@ -152,6 +152,8 @@ async function summarize(parentFiles: TaskFiles, childFiles: TaskFiles, known: S
 export interface ChainLink {
   id: string;
   files: TaskFiles;
+  /** what the import read of its files (lib/checks/readings), when it stored that */
+  readings?: KnownReadings;
 }
 
 export interface SequenceStep {
@@ -173,7 +175,7 @@ async function step(from: ChainLink, to: ChainLink): Promise<SequenceStep> {
   return {
     from: from.id,
     to: to.id,
-    summary: await stepSummary(from.files, to.files),
+    summary: await stepSummary(from.files, to.files, { parent: from.readings, child: to.readings }),
     counts: diffFiles(from.files, to.files).counts,
   };
 }

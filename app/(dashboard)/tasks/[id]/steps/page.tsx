@@ -8,8 +8,9 @@ import { EmptyState } from "@/components/ui/empty-state";
 import { PageHeader } from "@/components/ui/page-header";
 import { parseId } from "@/lib/api/http";
 import { requireActor } from "@/lib/auth/page";
+import { Readings } from "@/lib/checks/readings";
 import { loadTaskTexts } from "@/lib/data/diff";
-import { getLineage } from "@/lib/data/read";
+import { getLineage, getStepReadings } from "@/lib/data/read";
 import { formatInt } from "@/lib/format/number";
 import { sequenceSummary } from "@/lib/diff/summary";
 
@@ -26,8 +27,14 @@ export default async function StepsPage({ params }: Props) {
   const lineage = await getLineage(actor, id, {});
   if (!lineage) notFound();
   const chainNodes = [...lineage.ancestors, lineage.task];
-  const texts = await Promise.all(chainNodes.map((n) => loadTaskTexts(actor, n.id)));
-  const { steps, total } = await sequenceSummary(chainNodes.map((n, i) => ({ id: String(n.id), files: texts[i]?.files ?? {} })));
+  // What the import read of the chain's files comes in one query, beside the files.
+  const [texts, readings] = await Promise.all([
+    Promise.all(chainNodes.map((n) => loadTaskTexts(actor, n.id))),
+    getStepReadings(actor, { taskIds: chainNodes.map((n) => n.id) }).then((rows) => Readings.of(rows)),
+  ]);
+  const { steps, total } = await sequenceSummary(
+    chainNodes.map((n, i) => ({ id: String(n.id), files: texts[i]?.files ?? {}, readings: readings.forSteps(texts[i]?.refs ?? []) })),
+  );
   const byId = new Map(chainNodes.map((n) => [String(n.id), n]));
   const task = lineage.task;
   return (
