@@ -169,7 +169,7 @@ async function main(): Promise<void> {
         const [a, b, known] = await Promise.all([
           loadTaskTexts(CLI_ACTOR, p.parent_id),
           loadTaskTexts(CLI_ACTOR, p.id),
-          loadStepReadings(CLI_ACTOR, { from: { id: p.parent_id }, to: { id: p.id } }),
+          loadStepReadings(CLI_ACTOR, [p.parent_id, p.id]),
         ]);
         await forget();
         highlight.push(await timed(() => buildDiffPayload(a.files, b.files, new Set([...a.binary, ...b.binary]))));

@@ -78,11 +78,11 @@ export async function loadTaskTexts(actor: Actor | null, id: number): Promise<Ta
 }
 
 /**
- * What the import read of a pair's files for its step summary. Asked by the two task ids, so that
- * the query runs beside the file reads rather than after them.
+ * What the import read of these tasks' files for step summaries (a pair, or a chain seed → task).
+ * Asked by task ids, so that the query runs beside the file reads rather than after them.
  */
-export async function loadStepReadings(actor: Actor | null, pair: { from: { id: number }; to: { id: number } }): Promise<Readings> {
-  return Readings.of(await getStepReadings(actor, { taskIds: [pair.from.id, pair.to.id] }));
+export async function loadStepReadings(actor: Actor | null, taskIds: readonly number[]): Promise<Readings> {
+  return Readings.of(await getStepReadings(actor, { taskIds }));
 }
 
 /** Those readings as the summary of `a` → `b` takes them (lib/diff/summary). */
@@ -110,7 +110,7 @@ export async function loadDiffView(actor: Actor | null, id: number, againstId: n
     getLineage(actor, id, PICKER_LINEAGE),
     loadTaskTexts(actor, id),
     pair.then((r) => (r.ok ? loadTaskTexts(actor, r.pair.against.id) : null)),
-    pair.then((r) => (r.ok ? loadStepReadings(actor, r.pair) : null)),
+    pair.then((r) => (r.ok ? loadStepReadings(actor, [r.pair.from.id, r.pair.to.id]) : null)),
   ]);
   if (!lineage) return { found: false };
   if (!resolved.ok || !other || !known) return !resolved.ok && resolved.reason === "no-parent" ? { found: true, lineage, pair: null } : { found: false };

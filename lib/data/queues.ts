@@ -96,7 +96,7 @@ export async function loadQueueTask(actor: Actor | null, queueId: number, taskId
   let diff: QueueTaskJson["diff"] = null;
   if (pair.ok) {
     const { from, to } = pair.pair;
-    const [a, b, known] = await Promise.all([loadTaskTexts(actor, from.id), loadTaskTexts(actor, to.id), loadStepReadings(actor, pair.pair)]);
+    const [a, b, known] = await Promise.all([loadTaskTexts(actor, from.id), loadTaskTexts(actor, to.id), loadStepReadings(actor, [from.id, to.id])]);
     const [files, summary] = await Promise.all([
       opts.files ? buildDiffPayload(a.files, b.files, new Set([...a.binary, ...b.binary])) : null,
       stepSummary(a.files, b.files, stepReadingsOf(known, a, b)),

@@ -8,9 +8,8 @@ import { EmptyState } from "@/components/ui/empty-state";
 import { PageHeader } from "@/components/ui/page-header";
 import { parseId } from "@/lib/api/http";
 import { requireActor } from "@/lib/auth/page";
-import { Readings } from "@/lib/checks/readings";
-import { loadTaskTexts } from "@/lib/data/diff";
-import { getLineage, getStepReadings } from "@/lib/data/read";
+import { loadStepReadings, loadTaskTexts } from "@/lib/data/diff";
+import { getLineage } from "@/lib/data/read";
 import { formatInt } from "@/lib/format/number";
 import { sequenceSummary } from "@/lib/diff/summary";
 
@@ -30,7 +29,7 @@ export default async function StepsPage({ params }: Props) {
   // What the import read of the chain's files comes in one query, beside the files.
   const [texts, readings] = await Promise.all([
     Promise.all(chainNodes.map((n) => loadTaskTexts(actor, n.id))),
-    getStepReadings(actor, { taskIds: chainNodes.map((n) => n.id) }).then((rows) => Readings.of(rows)),
+    loadStepReadings(actor, chainNodes.map((n) => n.id)),
   ]);
   const { steps, total } = await sequenceSummary(
     chainNodes.map((n, i) => ({ id: String(n.id), files: texts[i]?.files ?? {}, readings: readings.forSteps(texts[i]?.refs ?? []) })),
