@@ -4,9 +4,8 @@ import { and, desc, eq, sql } from "drizzle-orm";
 import type { ReviewJson, ReviewStateJson } from "@/lib/api/types";
 import type { Actor } from "@/lib/auth/actor";
 import { DECISION_STATE, type RejectReason, type ReviewDecision } from "@/lib/domain";
-import type { Db } from "../client";
+import { execRows, type Db } from "../client";
 import { reviews, tasks, users } from "../schema";
-import { recordAudit } from "./audit";
 
 export interface NewReviewRow {
   taskId: number;
@@ -84,45 +83,42 @@ export async function getReviewState(db: Db, taskId: number): Promise<ReviewStat
  * Records a decision if the task is still at `baseVersion`: the conditional update takes the row
  * lock, so of many concurrent writers on one version exactly one updates a row; the others see
  * the bumped version and get the current state back. Nothing else is written for them.
+ *
+ * One statement (one round trip, its own transaction unless the caller has one): the update, the
+ * review and its audit row are data-modifying parts of one query, which commit or fail together.
+ * The review and the audit row share `now()`, which `by` relies on for tokens.
  */
 export async function recordReview(db: Db, input: NewReviewRow, actor: Actor): Promise<RecordReviewResult> {
-  const outcome = await db.transaction(async (tx) => {
-    const [task] = await tx
-      .update(tasks)
-      .set({ reviewState: DECISION_STATE[input.decision], version: sql`${tasks.version} + 1` })
-      .where(and(eq(tasks.id, input.taskId), eq(tasks.version, input.baseVersion)))
-      .returning({ version: tasks.version, review: tasks.reviewState, contentHash: tasks.contentHash });
-    if (!task) return null;
-    const [row] = await tx
-      .insert(reviews)
-      .values({
-        taskId: input.taskId,
-        userId: actor.userId,
-        decision: input.decision,
-        reason: input.reason,
-        note: input.note,
-        baseVersion: input.baseVersion,
-        contentHash: task.contentHash,
-      })
-      .returning();
-    if (!row) throw new Error("review insert returned nothing");
-    await recordAudit(tx, {
-      actorId: actor.userId,
-      actorLabel: actor.label,
-      action: "review",
-      targetType: "task",
-      targetId: String(input.taskId),
-      details: { review_id: row.id, decision: input.decision, reason: input.reason, base_version: input.baseVersion, version: task.version, content_hash: task.contentHash },
-    });
-    const state: ReviewStateJson = {
-      task_id: input.taskId,
-      version: task.version,
-      review: task.review,
-      content_hash: task.contentHash,
-      last_review: toJson({ ...row, by: actor.label }),
-    };
-    return state;
-  });
+  const [row] = await execRows<ReviewRow & { version: number; review: ReviewStateJson["review"] }>(
+    db,
+    sql`WITH t AS (
+          UPDATE tasks SET review_state = ${DECISION_STATE[input.decision]}, version = version + 1
+          WHERE id = ${input.taskId} AND version = ${input.baseVersion}
+          RETURNING id, version, review_state, content_hash
+        ), r AS (
+          INSERT INTO reviews (task_id, user_id, decision, reason, note, base_version, content_hash)
+          SELECT t.id, ${actor.userId}::text, ${input.decision}::text, ${input.reason}::text, ${input.note}::text, ${input.baseVersion}::int, t.content_hash FROM t
+          RETURNING id, task_id, decision, reason, note, base_version, content_hash, created_at
+        ), a AS (
+          INSERT INTO audit_log (actor_id, actor_label, action, target_type, target_id, details)
+          SELECT ${actor.userId}::text, ${actor.label}::text, 'review', 'task', ${String(input.taskId)}::text,
+            jsonb_build_object('review_id', r.id, 'decision', r.decision, 'reason', r.reason, 'base_version', r.base_version,
+                               'version', t.version, 'content_hash', t.content_hash)
+          FROM r, t
+        )
+        SELECT r.id, r.task_id AS "taskId", r.decision, r.reason, r.note, r.base_version AS "baseVersion", r.content_hash AS "contentHash",
+               r.created_at AS "createdAt", t.version, t.review_state AS review
+        FROM t, r`,
+  );
+  const outcome: ReviewStateJson | null = row
+    ? {
+        task_id: input.taskId,
+        version: Number(row.version),
+        review: row.review,
+        content_hash: row.contentHash,
+        last_review: toJson({ ...row, id: Number(row.id), taskId: Number(row.taskId), baseVersion: Number(row.baseVersion), by: actor.label }),
+      }
+    : null;
   if (outcome) return { ok: true, state: outcome };
   const current = await getReviewState(db, input.taskId);
   return current ? { ok: false, problem: "conflict", current } : { ok: false, problem: "not_found" };
