@@ -234,18 +234,30 @@ const toSlot = (r: SlotRow): QueueSlotJson => ({ task_id: num(r.task_id), ext_id
  */
 export async function nextInQueue(db: Db, queueId: number, actor: Actor, opts: { prefetch?: boolean } = {}): Promise<QueueNextJson | null> {
   const want = opts.prefetch ? MAX_HELD : 1;
-  return db.transaction(async (tx) => {
-    // One statement: the queue, the clean-up of this reviewer's done members and lapsed holds (the
-    // others' rows are theirs to clean) and the counts, which holds do not change.
-    const [queue] = await execRows<{ minutes: number; archived: boolean; left: number; skipped: number }>(
-      tx,
+  // No transaction: each statement is atomic, and what keeps two reviewers off one member is the
+  // upsert on the reservation's primary key, not a snapshot. Usually two round trips: the
+  // reviewer's holds, then the one taken after a decision.
+  //
+  // One statement: the queue, the clean-up of this reviewer's done members and lapsed holds (the
+  // others' rows are theirs to clean), the renewal of the rest (exactly the rows not cleaned) and
+  // the counts, which holds do not change.
+  const holds = async () => {
+    const [row] = await execRows<{ minutes: number; archived: boolean; left: number; skipped: number; held: HeldRow[] }>(
+      db,
       sql`WITH cleaned AS (
             DELETE FROM queue_reservations qr USING queue_items qi
             WHERE qr.queue_id = ${queueId} AND qr.holder = ${actor.id} AND qi.queue_id = qr.queue_id AND qi.task_id = qr.task_id
               AND (qr.expires_at <= now() OR ${DONE})
             RETURNING 1
+          ), renewed AS (
+            UPDATE queue_reservations qr SET expires_at = now() + make_interval(mins => q.reservation_minutes)
+            FROM review_queues q, queue_items qi, tasks t
+            WHERE q.id = ${queueId} AND qr.queue_id = q.id AND qr.holder = ${actor.id} AND qi.queue_id = qr.queue_id AND qi.task_id = qr.task_id
+              AND t.id = qr.task_id AND qr.expires_at > now() AND NOT ${DONE}
+            RETURNING qr.task_id, t.ext_id, qi.position, qr.expires_at, qr.reserved_at
           )
-          SELECT q.reservation_minutes AS minutes, q.archived_at IS NOT NULL AS archived, c.left, c.skipped, (SELECT count(*) FROM cleaned) AS cleaned
+          SELECT q.reservation_minutes AS minutes, q.archived_at IS NOT NULL AS archived, c.left, c.skipped,
+            (SELECT count(*) FROM cleaned) AS cleaned, (SELECT coalesce(json_agg(renewed), '[]'::json) FROM renewed) AS held
           FROM review_queues q CROSS JOIN LATERAL (
             SELECT count(*) FILTER (WHERE NOT ${DONE})::int AS left,
                    count(*) FILTER (WHERE NOT ${DONE} AND EXISTS (SELECT 1 FROM queue_skips s WHERE s.queue_id = qi.queue_id AND s.task_id = qi.task_id AND s.holder = ${actor.id}))::int AS skipped
@@ -253,58 +265,50 @@ export async function nextInQueue(db: Db, queueId: number, actor: Actor, opts: {
           ) c
           WHERE q.id = ${queueId}`,
     );
-    if (!queue) return null;
-    const minutes = num(queue.minutes);
-    // Oldest hold first: the task prefetched as "upcoming" is the next "current".
-    const byAge = (rows: HeldRow[]) => rows.sort((a, b) => iso(a.reserved_at).localeCompare(iso(b.reserved_at)) || num(a.position) - num(b.position));
-    const held = async () =>
-      byAge(
-        await execRows<HeldRow>(
-          tx,
-          sql`UPDATE queue_reservations qr SET expires_at = now() + make_interval(mins => ${minutes})
-              FROM queue_items qi, tasks t
-              WHERE qr.queue_id = ${queueId} AND qr.holder = ${actor.id} AND qi.queue_id = qr.queue_id AND qi.task_id = qr.task_id AND t.id = qr.task_id
-              RETURNING qr.task_id, t.ext_id, qi.position, qr.expires_at, qr.reserved_at`,
-        ),
-      );
-    let mine = await held();
-    // An archived queue hands out nothing new; what a reviewer holds stays theirs to finish.
-    for (let attempt = 0; attempt < 3 && mine.length < want && !queue.archived; attempt++) {
-      const need = want - mine.length;
-      const taken = await execRows<HeldRow>(
-        tx,
-        sql`WITH candidates AS (
-              SELECT qi.queue_id, qi.task_id FROM queue_items qi
-              WHERE qi.queue_id = ${queueId} AND NOT ${DONE}
-                AND NOT EXISTS (SELECT 1 FROM queue_skips s WHERE s.queue_id = qi.queue_id AND s.task_id = qi.task_id AND s.holder = ${actor.id})
-                AND NOT EXISTS (SELECT 1 FROM queue_reservations r WHERE r.queue_id = qi.queue_id AND r.task_id = qi.task_id
-                                AND (r.expires_at > now() OR r.holder = ${actor.id}))
-              ORDER BY qi.position, qi.task_id
-              LIMIT ${need}
-              FOR NO KEY UPDATE OF qi SKIP LOCKED
-            ), taken AS (
-              INSERT INTO queue_reservations (queue_id, task_id, holder, holder_label, reserved_at, expires_at)
-              SELECT c.queue_id, c.task_id, ${actor.id}, ${actor.label}, clock_timestamp(), now() + make_interval(mins => ${minutes})
-              FROM candidates c
-              ON CONFLICT (queue_id, task_id) DO UPDATE
-                SET holder = excluded.holder, holder_label = excluded.holder_label, reserved_at = excluded.reserved_at, expires_at = excluded.expires_at
-                WHERE queue_reservations.expires_at <= now()
-              RETURNING task_id, reserved_at, expires_at
-            )
-            SELECT k.task_id, t.ext_id, qi.position, k.expires_at, k.reserved_at
-            FROM taken k JOIN tasks t ON t.id = k.task_id JOIN queue_items qi ON qi.queue_id = ${queueId} AND qi.task_id = k.task_id`,
-      );
-      // All taken: they join the renewed holds. Otherwise (lost to others) another round sees their holds.
-      if (taken.length === need) {
-        mine = byAge([...mine, ...taken]);
-        break;
-      }
-      mine = await held();
-      if (taken.length === 0 && attempt > 0) break;
+    return row;
+  };
+  // Oldest hold first: the task prefetched as "upcoming" is the next "current".
+  const byAge = (rows: HeldRow[]) => rows.sort((a, b) => iso(a.reserved_at).localeCompare(iso(b.reserved_at)) || num(a.position) - num(b.position));
+  const queue = await holds();
+  if (!queue) return null;
+  const minutes = num(queue.minutes);
+  let mine = byAge(queue.held);
+  // An archived queue hands out nothing new; what a reviewer holds stays theirs to finish.
+  for (let attempt = 0; attempt < 3 && mine.length < want && !queue.archived; attempt++) {
+    const need = want - mine.length;
+    const taken = await execRows<HeldRow>(
+      db,
+      sql`WITH candidates AS (
+            SELECT qi.queue_id, qi.task_id FROM queue_items qi
+            WHERE qi.queue_id = ${queueId} AND NOT ${DONE}
+              AND NOT EXISTS (SELECT 1 FROM queue_skips s WHERE s.queue_id = qi.queue_id AND s.task_id = qi.task_id AND s.holder = ${actor.id})
+              AND NOT EXISTS (SELECT 1 FROM queue_reservations r WHERE r.queue_id = qi.queue_id AND r.task_id = qi.task_id
+                              AND (r.expires_at > now() OR r.holder = ${actor.id}))
+            ORDER BY qi.position, qi.task_id
+            LIMIT ${need}
+            FOR NO KEY UPDATE OF qi SKIP LOCKED
+          ), taken AS (
+            INSERT INTO queue_reservations (queue_id, task_id, holder, holder_label, reserved_at, expires_at)
+            SELECT c.queue_id, c.task_id, ${actor.id}, ${actor.label}, clock_timestamp(), now() + make_interval(mins => ${minutes})
+            FROM candidates c
+            ON CONFLICT (queue_id, task_id) DO UPDATE
+              SET holder = excluded.holder, holder_label = excluded.holder_label, reserved_at = excluded.reserved_at, expires_at = excluded.expires_at
+              WHERE queue_reservations.expires_at <= now()
+            RETURNING task_id, reserved_at, expires_at
+          )
+          SELECT k.task_id, t.ext_id, qi.position, k.expires_at, k.reserved_at
+          FROM taken k JOIN tasks t ON t.id = k.task_id JOIN queue_items qi ON qi.queue_id = ${queueId} AND qi.task_id = k.task_id`,
+    );
+    // All taken: they join the renewed holds. Otherwise (lost to others) another round sees their holds.
+    if (taken.length === need) {
+      mine = byAge([...mine, ...taken]);
+      break;
     }
-    const [current, upcoming] = mine.map(toSlot);
-    return { queue_id: queueId, current: current ?? null, upcoming: upcoming ?? null, left: num(queue.left), skipped: num(queue.skipped) };
-  });
+    mine = byAge((await holds())?.held ?? []);
+    if (taken.length === 0 && attempt > 0) break;
+  }
+  const [current, upcoming] = mine.map(toSlot);
+  return { queue_id: queueId, current: current ?? null, upcoming: upcoming ?? null, left: num(queue.left), skipped: num(queue.skipped) };
 }
 
 /** Gives back the actor's holds (one task, or all); `forgetSkips` also lets skipped members come back. */
