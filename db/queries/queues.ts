@@ -3,7 +3,7 @@
 // the decision was made (queue, task page, API, bulk): `done_at`, set by the database in the
 // decision's transaction (trigger of migration 0011), so no read derives it from `reviews`.
 import { and, eq, sql, type SQL } from "drizzle-orm";
-import type { QueueAddJson, QueueDetailJson, QueueJson, QueueNextJson, QueueProgressJson, QueueSlotJson, TaskDetailJson } from "@/lib/api/types";
+import type { QueueAddJson, QueueDetailJson, QueueJson, QueueNextJson, QueueProgressJson, QueueSlotJson, ReviewJson, TaskDetailJson } from "@/lib/api/types";
 import type { Actor } from "@/lib/auth/actor";
 import type { ReviewDecision } from "@/lib/domain";
 import { passAtK } from "@/lib/metrics/pass-at-k";
@@ -12,6 +12,9 @@ import { execRows, type Db } from "../client";
 import { queueItems, queueReservations, queueSkips, reviewQueues, tasks } from "../schema";
 import { recordAudit } from "./audit";
 import { taskFilterWhere } from "./tasks";
+
+/** The file the review screen shows as the task's instruction. */
+const INSTRUCTION_FILE = "instruction.md";
 
 /** A reviewer holds their task and, with prefetch, the one after: never more. */
 export const MAX_HELD = 2;
@@ -393,6 +396,8 @@ export async function getStepTexts(db: Db, hashes: string[]): Promise<Map<string
   return new Map(rows.map((r) => [r.hash, { binary: Boolean(r.binary), content: r.content ?? "" }]));
 }
 
+type FileListItem = { path: string; size: number; hash: string };
+
 type MemberTaskRow = {
   reserved_by: string | null;
   done: boolean;
@@ -400,14 +405,28 @@ type MemberTaskRow = {
     created_at: string | null;
     evals: { model: string; k: number; n: number; successes: number; mean_reward: number | null }[];
   };
+  last_review: (Omit<ReviewJson, "at"> & { at: string }) | null;
+  instruction: { encoding: string; content: string } | null;
+  parent_files: FileListItem[] | null;
 };
 
+/** What the review screen shows of a member besides its trials and step, from one query. */
+export interface MemberTask {
+  reservedBy: string | null;
+  done: boolean;
+  task: TaskDetailJson;
+  /** instruction.md as stored (text or base64), or null when the task has none */
+  instruction: { encoding: string; content: string } | null;
+  /** the parent's file list (as `task.files`), or null for a seed */
+  parentFiles: FileListItem[] | null;
+}
+
 /**
- * A member's state and its task's detail as `getTask` (db/queries/tasks.ts) answers it, but in one
- * round trip and without the columns the screen never shows (the search vector); the last review
- * is `listReviews`'. Null when the task is not a member of the queue.
+ * A member's state and its task's detail as `getTask` (db/queries/tasks.ts) answers it, with its
+ * last review (as `listReviews`), its instruction and its parent's file list: one round trip, and
+ * not the columns the screen never shows (the search vector). Null when the task is not a member.
  */
-export async function getMemberTask(db: Db, queueId: number, taskId: number): Promise<{ reservedBy: string | null; done: boolean; task: Omit<TaskDetailJson, "last_review"> } | null> {
+export async function getMemberTask(db: Db, queueId: number, taskId: number): Promise<MemberTask | null> {
   const [row] = await execRows<MemberTaskRow>(
     db,
     sql`SELECT
@@ -431,12 +450,23 @@ export async function getMemberTask(db: Db, queueId: number, taskId: number): Pr
             'evals', coalesce((SELECT json_agg(json_build_object('model', e.model, 'k', e.k, 'n', e.n, 'successes', e.successes, 'mean_reward', e.mean_reward) ORDER BY e.model)
                        FROM evals e WHERE e.task_id = t.id), '[]'::json),
             'trial_count', (SELECT count(*)::int FROM trials tr WHERE tr.task_id = t.id)
-          ) AS task
+          ) AS task,
+          (SELECT json_build_object('id', rv.id, 'task_id', rv.task_id, 'decision', rv.decision, 'reason', rv.reason, 'note', rv.note,
+                    'by', coalesce(u.email, (SELECT a.actor_label FROM audit_log a WHERE a.action = 'review' AND a.at = rv.created_at
+                      AND a.target_type = 'task' AND a.target_id = rv.task_id::text AND a.details->>'review_id' = rv.id::text LIMIT 1)),
+                    'at', rv.created_at, 'base_version', rv.base_version, 'content_hash', rv.content_hash)
+           FROM reviews rv LEFT JOIN users u ON u.id = rv.user_id WHERE rv.task_id = t.id ORDER BY rv.id DESC LIMIT 1) AS last_review,
+          (SELECT json_build_object('encoding', b.encoding, 'content', b.content)
+           FROM task_files f JOIN blobs b ON b.hash = f.blob_hash WHERE f.task_id = t.id AND f.path = ${INSTRUCTION_FILE}) AS instruction,
+          CASE WHEN t.parent_id IS NOT NULL THEN
+            coalesce((SELECT json_agg(json_build_object('path', f.path, 'size', f.size, 'hash', f.blob_hash) ORDER BY f.path)
+                      FROM task_files f WHERE f.task_id = t.parent_id), '[]'::json) END AS parent_files
         FROM queue_items qi JOIN tasks t ON t.id = qi.task_id JOIN runs r ON r.id = t.run_id
         WHERE qi.queue_id = ${queueId} AND qi.task_id = ${taskId}`,
   );
   if (!row) return null;
   const t = row.task;
+  const last = row.last_review;
   return {
     reservedBy: row.reserved_by,
     done: Boolean(row.done),
@@ -444,6 +474,9 @@ export async function getMemberTask(db: Db, queueId: number, taskId: number): Pr
       ...t,
       created_at: t.created_at === null ? null : new Date(t.created_at).toISOString(),
       evals: t.evals.map((e) => ({ ...e, pass_at_k: passAtK(e.n, e.successes, e.k) })),
+      last_review: last ? { ...last, at: new Date(last.at).toISOString() } : null,
     },
+    instruction: row.instruction,
+    parentFiles: row.parent_files,
   };
 }

@@ -1,5 +1,5 @@
 // Validation trials of a task, and their logs read by line range or searched, never whole.
-import { and, asc, eq, gt, inArray, lt, sql } from "drizzle-orm";
+import { and, asc, eq, getTableColumns, gt, inArray, lt, sql } from "drizzle-orm";
 import type { CheckKind } from "@/lib/domain";
 import { storedBytes, storedText } from "@/lib/ingest/content";
 import { CHUNK_MAX_LINES } from "@/lib/ingest/log-chunks";
@@ -16,20 +16,22 @@ function iso(d: Date | string | null): string | null {
   return d === null ? null : new Date(d).toISOString();
 }
 
-/** Trials with their tests (failing first) and log list, in check order then start time. */
+type TestRow = { name: string; status: TrialJson["tests"][number]["status"]; duration_ms: number | null; message: string | null; log_name: string | null; log_line: number | null };
+
+/** Trials with their tests (failing first) and log list, in check order then start time: one query. */
 async function trialsWhere(db: Db, where: ReturnType<typeof eq>): Promise<TrialJson[]> {
-  const rows = await db.select().from(trials).where(where);
+  const rows = await db
+    .select({
+      ...getTableColumns(trials),
+      tests: sql<TestRow[]>`(SELECT coalesce(json_agg(json_build_object('name', x.name, 'status', x.status, 'duration_ms', x.duration_ms,
+          'message', x.message, 'log_name', x.log_name, 'log_line', x.log_line) ORDER BY x.seq), '[]'::json)
+        FROM ${trialTests} x WHERE x.trial_id = ${trials.id})`,
+      logs: sql<TrialLogJson[]>`(SELECT coalesce(json_agg(json_build_object('name', l.name, 'lines', l.lines, 'bytes', l.bytes) ORDER BY l.name), '[]'::json)
+        FROM ${trialLogs} l WHERE l.trial_id = ${trials.id})`,
+    })
+    .from(trials)
+    .where(where);
   if (rows.length === 0) return [];
-  const ids = rows.map((r) => r.id);
-  const [tests, logs] = await Promise.all([
-    db.select().from(trialTests).where(inArray(trialTests.trialId, ids)).orderBy(asc(trialTests.trialId), asc(trialTests.seq)),
-    db
-      .select({ trialId: trialLogs.trialId, name: trialLogs.name, lines: trialLogs.lines, bytes: trialLogs.bytes })
-      .from(trialLogs)
-      .where(inArray(trialLogs.trialId, ids))
-      .orderBy(asc(trialLogs.trialId), asc(trialLogs.name)),
-  ]);
-  const byTrial = new Map<number, TrialJson>();
   const out = rows.map((r) => {
     const t: TrialJson = {
       id: r.id,
@@ -49,20 +51,20 @@ async function trialsWhere(db: Db, where: ReturnType<typeof eq>): Promise<TrialJ
       problems: r.problems ?? [],
       source: r.source,
       content_hash: r.contentHash,
-      tests: [],
-      logs: [],
+      tests: r.tests,
+      logs: r.logs,
     };
-    byTrial.set(r.id, t);
     return t;
   });
-  for (const x of tests) {
-    byTrial.get(x.trialId)?.tests.push({ name: x.name, status: x.status, duration_ms: x.durationMs, message: x.message, log_name: x.logName, log_line: x.logLine });
-  }
-  for (const l of logs) byTrial.get(l.trialId)?.logs.push({ name: l.name, lines: l.lines, bytes: l.bytes });
   for (const t of out) t.tests.sort((a, b) => testOrder(a.status) - testOrder(b.status));
   return out.sort(
     (a, b) => CHECK_ORDER[a.check] - CHECK_ORDER[b.check] || (a.started_at ?? "").localeCompare(b.started_at ?? "") || a.ext_id.localeCompare(b.ext_id),
   );
+}
+
+/** The trials of a task known to exist (the review screen's member). */
+export async function trialsOfTask(db: Db, taskId: number): Promise<TrialJson[]> {
+  return trialsWhere(db, eq(trials.taskId, taskId));
 }
 
 /** The task's trials, or null when there is no such task. */

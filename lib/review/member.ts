@@ -1,20 +1,17 @@
 // A queue member's screen data (the review screen and the API's queue member route): what
 // lib/data/queues loadQueueTask answers, made cheaper for many reviewers at once. The role is
-// checked here, as in lib/data. The member and its task's detail come in one query (not getTask's
-// seven, nor its search vector); the step from the parent is kept by content (./step-cache) and,
+// checked here, as in lib/data. The member, its task's detail, last review, instruction and parent's
+// file list come in one query (not getTask's seven, nor its search vector), its trials in another; the step from the parent is kept by content (./step-cache) and,
 // when it must be computed, only the files it reads are fetched: the changed ones and those the
 // summary parses, never the unchanged rest of both tasks.
 import { getDb } from "@/db/client";
 import { loadStepReadings } from "@/db/queries/checks";
 import * as q from "@/db/queries/queues";
-import { listReviews } from "@/db/queries/reviews";
+import { trialsOfTask } from "@/db/queries/trials";
 import type { QueueTaskJson } from "@/lib/api/types";
 import { authorize, type Actor } from "@/lib/auth/actor";
 import { Readings } from "@/lib/checks/readings";
-import { resolveDiffPair } from "@/lib/data/diff";
 import { diffSide, loadQueueTask, queueTaskAnswer } from "@/lib/data/queues";
-import { getFileLists, getTaskFile } from "@/lib/data/read";
-import { listTaskTrials } from "@/lib/data/trials";
 import { diffFiles, type TaskFiles } from "@/lib/diff";
 import { INSTRUCTION_PATH, isTestFile, SOLUTION_PATH, stepSummary } from "@/lib/diff/summary";
 import { cachedStep, stepKey, type FileRef, type StepData } from "./step-cache";
@@ -65,7 +62,9 @@ async function computeStep(from: readonly Listed[], to: readonly Listed[]): Prom
 }
 
 /**
- * Everything the review screen shows for one member, in one answer (the same as loadQueueTask).
+ * Everything the review screen shows for one member, in one answer (the same as loadQueueTask):
+ * the member, its task's detail, last review, instruction and parent's file list in one query
+ * beside its trials in another; the step only when it is not cached (two more, side by side).
  * `files` (the highlighted file diffs, asked for when a reviewer opens the parent diff) goes the
  * full way of lib/data/queues.
  */
@@ -73,23 +72,16 @@ export async function loadQueueMember(actor: Actor | null, queueId: number, task
   if (opts.files) return loadQueueTask(actor, queueId, taskId, opts);
   authorize(actor, "read");
   const db = await getDb();
-  const [member, lastReview, instruction, trials, pair] = await Promise.all([
-    q.getMemberTask(db, queueId, taskId),
-    listReviews(db, taskId, 1),
-    getTaskFile(actor, taskId, INSTRUCTION_PATH),
-    listTaskTrials(actor, taskId),
-    resolveDiffPair(actor, taskId, null),
-  ]);
+  const [member, trials] = await Promise.all([q.getMemberTask(db, queueId, taskId), trialsOfTask(db, taskId)]);
   if (!member) return null;
-  const task = { ...member.task, last_review: lastReview[0] ?? null };
+  const { task, parentFiles } = member;
   let diff: QueueTaskJson["diff"] = null;
-  if (pair.ok) {
-    const { from, to } = pair.pair;
-    const lists = await getFileLists(actor, [from.id, to.id]);
-    const before = lists.get(from.id) ?? [];
-    const after = lists.get(to.id) ?? [];
+  // A member's step is from its parent (lib/data/diff resolves the same pair for a task alone).
+  if (task.parent && parentFiles) {
+    const before = parentFiles;
+    const after = task.files;
     const step = await cachedStep(stepKey(before, after), () => computeStep(before, after));
-    diff = { from: diffSide(from), to: diffSide(to), summary: step.summary, changes: step.changes, files: null };
+    diff = { from: diffSide(task.parent), to: diffSide(task), summary: step.summary, changes: step.changes, files: null };
   }
-  return queueTaskAnswer(queueId, { task, instruction, trials, diff }, member);
+  return queueTaskAnswer(queueId, { task, instruction: member.instruction, trials, diff }, member);
 }
