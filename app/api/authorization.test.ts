@@ -198,6 +198,14 @@ describe.each(BACKENDS)("authorization of every API route on %s", (backend) => {
     { file: "queues/[id]", method: "PATCH", url: `/api/v1/queues/${ids.queue}`, params: { id: ids.queue }, body: { archived: false }, role: "reviewer" },
     { file: "queues/[id]/next", method: "POST", url: `/api/v1/queues/${ids.queue}/next?prefetch=1`, params: { id: ids.queue }, role: "reviewer" },
     { file: "queues/[id]/items", method: "POST", url: `/api/v1/queues/${ids.queue}/items`, params: { id: ids.queue }, body: { task_ids: [taskId] }, role: "reviewer" },
+    {
+      file: "queues/[id]/decisions",
+      method: "POST",
+      url: `/api/v1/queues/${ids.queue}/decisions`,
+      params: { id: ids.queue },
+      body: async () => ({ task_id: taskId, decision: "skip", base_version: await taskVersion() }),
+      role: "reviewer",
+    },
     { file: "queues/[id]/skip", method: "POST", url: `/api/v1/queues/${ids.queue}/skip`, params: { id: ids.queue }, body: { task_id: taskId }, role: "reviewer" },
     { file: "queues/[id]/reservation", method: "DELETE", url: `/api/v1/queues/${ids.queue}/reservation?skips=1`, params: { id: ids.queue }, role: "reviewer" },
     {

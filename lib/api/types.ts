@@ -522,6 +522,17 @@ export interface QueueNextJson {
   skipped: number;
 }
 
+/**
+ * The second line of `POST /api/v1/queues/{id}/decisions` (the first is `{decision}`, the new
+ * state, as the reviews route answers it): the caller's holds after the decision (as `next?prefetch=1`),
+ * the member data of those the caller did not say it has, and the queue with its progress when asked.
+ */
+export interface QueueDecisionFollowUpJson {
+  next: QueueNextJson | null;
+  members: QueueTaskJson[];
+  queue: QueueDetailJson | null;
+}
+
 export interface QueueAddJson {
   added: number;
   already: number;

@@ -1,4 +1,5 @@
-import { apiError, badRequest, json, notFound, parseId } from "@/lib/api/http";
+import { badRequest, json, notFound, parseId } from "@/lib/api/http";
+import { baseVersionRequired, refusedDecision } from "@/lib/api/review-answer";
 import { newReviewSchema } from "@/lib/api/review-schemas";
 import { readJson, route } from "@/lib/api/route";
 import { getReviewState, listReviews, recordReview } from "@/lib/data/reviews";
@@ -24,15 +25,9 @@ export const POST = route<{ id: string }>(
     const parsed = newReviewSchema.safeParse(body.body);
     if (!parsed.success) return badRequest(parsed.error);
     const { base_version } = parsed.data;
-    if (base_version === undefined) {
-      return apiError(428, "precondition_required", "send base_version: the task version your decision is based on");
-    }
+    if (base_version === undefined) return baseVersionRequired();
     const result = await recordReview(actor, id, { ...parsed.data, base_version });
-    if (result.ok) return json(result.state, { status: 201 });
-    if (result.problem === "not_found") return notFound("task");
-    const last = result.current.last_review;
-    const who = last ? ` (${last.decision} by ${last.by ?? "someone"} at ${last.at})` : "";
-    return apiError(409, "conflict", `the task changed since version ${base_version}: it is at version ${result.current.version}${who}`, result.current);
+    return result.ok ? json(result.state, { status: 201 }) : refusedDecision(result, base_version);
   },
   { body: "json" },
 );
