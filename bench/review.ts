@@ -3,8 +3,10 @@
 //   browser: submit-and-next in Debian's Chromium — the keypress that accepts a task → the next
 //            task's id in the page (and painted), with the next task prefetched (≤ 150 ms)
 //   load:    `--reviewers` API clients (one token each) working one queue at one decision per
-//            second each, as the screen does: next (with prefetch), the member's screen data, the
-//            decision, the progress (every 3 s); errors and p50/p95 per request (≤ 250 ms p95, no errors)
+//            second each, as the screen does: the first holds and their member data, then one
+//            request per decision (`POST /queues/{id}/decisions`: the decision, the next holds, the
+//            member data not yet had, the progress every 3 s); errors and p50/p95 per request
+//            (≤ 250 ms p95, no errors)
 // A scratch database (`rst_review_bench_<pid>`, or `--name`) gets a demo run of --tasks accepted tasks; it is
 // dropped at the end unless --keep. Results go to bench/out/review.json. The CPU seconds the server
 // and its database backends spent during the load are given too: on a shared machine they compare
@@ -15,7 +17,7 @@ import os from "node:os";
 import path from "node:path";
 import { parseArgs } from "node:util";
 import { chromium } from "@playwright/test";
-import type { QueueJson, QueueNextJson, QueueTaskJson } from "@/lib/api/types";
+import type { QueueDecisionFollowUpJson, QueueJson, QueueNextJson, QueueTaskJson } from "@/lib/api/types";
 
 const { values: args } = parseArgs({
   options: {
@@ -104,7 +106,8 @@ function cpuSeconds(match: { group: number } | { database: string }): number {
   return ticks / 100;
 }
 
-type Sample = { kind: string; ms: number; status: number };
+/** One request; `part`: a moment inside one (the first line of a streamed answer), not a request of its own. */
+type Sample = { kind: string; ms: number; status: number; part?: boolean };
 
 async function call<T>(samples: Sample[], kind: string, token: string, method: string, url: string, body?: unknown): Promise<{ status: number; json: T | null }> {
   const started = performance.now();
@@ -135,39 +138,80 @@ function summary(values: number[]) {
   return { n: values.length, p50: pct(values, 50), p95: pct(values, 95), p99: pct(values, 99), max: pct(values, 100) };
 }
 
-/** One reviewer working the queue through the API at one decision per second, as the screen does. */
+/** Reads an NDJSON answer line by line: when its first line came (ms after `started`), and every line. */
+async function readLines(res: Response, started: number): Promise<{ firstMs: number; lines: unknown[] }> {
+  let firstMs = 0;
+  let text = "";
+  const decoder = new TextDecoder();
+  for await (const chunk of res.body as unknown as AsyncIterable<Uint8Array>) {
+    text += decoder.decode(chunk, { stream: true });
+    if (firstMs === 0 && text.includes("\n")) firstMs = performance.now() - started;
+  }
+  return { firstMs, lines: text.split("\n").filter((l) => l !== "").map((l) => JSON.parse(l) as unknown) };
+}
+
+/**
+ * One reviewer working the queue through the API at one decision per second, as the screen does:
+ * the first holds and their member data, then per decision one `POST /queues/{id}/decisions`
+ * that answers the decision (first line) and then the next holds with the member data not yet
+ * had (second line), asking for the progress in it at most every 3 s.
+ */
 async function reviewer(token: string, queueId: number, until: number, samples: Sample[], decisions: { n: number; conflicts: number }): Promise<void> {
-  const cache = new Map<number, QueueTaskJson>();
-  const load = async (taskId: number) => {
-    if (cache.has(taskId)) return cache.get(taskId);
-    const r = await call<QueueTaskJson>(samples, "member data (prefetch)", token, "GET", `/api/v1/queues/${queueId}/tasks/${taskId}`);
-    if (r.json && r.status === 200) cache.set(taskId, r.json);
-    return r.json ?? undefined;
+  const cache = new Map<number, Promise<QueueTaskJson | undefined>>();
+  // As the screen's query cache: a member being fetched is not asked for again.
+  const load = (taskId: number) => {
+    let item = cache.get(taskId);
+    if (!item) {
+      item = call<QueueTaskJson>(samples, "member data", token, "GET", `/api/v1/queues/${queueId}/tasks/${taskId}`).then((r) => (r.status === 200 && r.json ? r.json : undefined));
+      cache.set(taskId, item);
+    }
+    return item;
   };
   let next = (await call<QueueNextJson>(samples, "next", token, "POST", `/api/v1/queues/${queueId}/next?prefetch=1`)).json;
+  if (next?.upcoming) void load(next.upcoming.task_id);
   await new Promise((r) => setTimeout(r, Math.random() * 1000));
   let tick = performance.now();
   let progressAt = 0;
   while (performance.now() < until && next?.current) {
     const current = next.current;
     const item = await load(current.task_id);
-    if (next.upcoming) void load(next.upcoming.task_id);
     if (!item) break;
-    const decided = await call(samples, "decision", token, "POST", `/api/v1/tasks/${current.task_id}/reviews`, {
-      decision: decisions.n % 3 === 0 ? "needs-changes" : "accept",
-      base_version: item.task.version,
-    });
-    if (decided.status === 201) decisions.n++;
-    if (decided.status === 409) decisions.conflicts++;
-    cache.delete(current.task_id);
-    // The screen asks for the next holds after each decision, and for the progress at most every 3 s.
     const progress = performance.now() - progressAt >= 3000;
     if (progress) progressAt = performance.now();
-    const [moved] = await Promise.all([
-      call<QueueNextJson>(samples, "next", token, "POST", `/api/v1/queues/${queueId}/next?prefetch=1`),
-      progress ? call(samples, "progress", token, "GET", `/api/v1/queues/${queueId}`) : null,
-    ]);
-    next = moved.json;
+    const started = performance.now();
+    let status = 0;
+    let moved: QueueNextJson | null = null;
+    try {
+      const res = await fetch(`${base}/api/v1/queues/${queueId}/decisions`, {
+        method: "POST",
+        headers: { authorization: `Bearer ${token}`, accept: "application/x-ndjson", "content-type": "application/json" },
+        body: JSON.stringify({
+          task_id: current.task_id,
+          decision: decisions.n % 3 === 0 ? "needs-changes" : "accept",
+          base_version: item.task.version,
+          have: [...cache.keys()],
+          progress,
+        }),
+      });
+      status = res.status;
+      if (status === 201) {
+        const { firstMs, lines } = await readLines(res, started);
+        samples.push({ kind: "decision (its first line)", ms: firstMs, status, part: true });
+        const follow = lines[1] as QueueDecisionFollowUpJson | undefined;
+        if (!follow || !("next" in follow)) status = 500;
+        else {
+          moved = follow.next;
+          for (const m of follow.members) cache.set(m.task.id, Promise.resolve(m));
+        }
+      } else await res.text();
+    } catch {
+      status = 0;
+    }
+    samples.push({ kind: progress ? "decision, next, member data, progress" : "decision, next, member data", ms: performance.now() - started, status });
+    if (status === 201) decisions.n++;
+    if (status === 409) decisions.conflicts++;
+    cache.delete(current.task_id);
+    next = moved;
     tick += 1000;
     const wait = tick - performance.now();
     if (wait > 0) await new Promise((r) => setTimeout(r, wait));
@@ -200,7 +244,8 @@ async function loadTest(adminToken: string, serverGroup: number): Promise<Record
   const cpu = { server: cpuSeconds({ group: serverGroup }) - cpu0.server, database: cpuSeconds({ database: name }) - cpu0.database };
   const load1 = os.loadavg();
   // Every decision went to a task only its reviewer held: no two reviewers decided one task.
-  const errors = samples.filter((s) => s.status === 0 || s.status >= 400);
+  const requests = samples.filter((s) => !s.part);
+  const errors = requests.filter((s) => s.status === 0 || s.status >= 400);
   const kinds = [...new Set(samples.map((s) => s.kind))];
   return {
     reviewers: n,
@@ -209,7 +254,7 @@ async function loadTest(adminToken: string, serverGroup: number): Promise<Record
     queue_tasks: queue.total,
     decisions: decisions.n,
     conflicts: decisions.conflicts,
-    requests: samples.length,
+    requests: requests.length,
     errors: errors.length,
     server_cpu_s: Number(cpu.server.toFixed(2)),
     database_cpu_s: Number(cpu.database.toFixed(2)),
@@ -217,7 +262,7 @@ async function loadTest(adminToken: string, serverGroup: number): Promise<Record
     load_average_before: load0.map((x) => Number(x.toFixed(2))),
     load_average_after: load1.map((x) => Number(x.toFixed(2))),
     error_statuses: [...new Set(errors.map((e) => e.status))],
-    all: summary(samples.map((s) => s.ms)),
+    all: summary(requests.map((s) => s.ms)),
     ...Object.fromEntries(kinds.map((k) => [k, summary(samples.filter((s) => s.kind === k).map((s) => s.ms))])),
   };
 }
