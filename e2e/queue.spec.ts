@@ -121,6 +121,12 @@ test("ten tasks reviewed with the keyboard alone; k goes back to revise, ? lists
   // From here on: no clicks, only keys.
   const decided: { id: number; decision: string }[] = [];
   let current = await shownTask(page);
+  // From the first task on, each decision is one request that also brings what follows it.
+  const requests: string[] = [];
+  page.on("request", (r) => {
+    const url = new URL(r.url());
+    if (url.pathname.startsWith("/api/v1/queues/")) requests.push(`${r.method()} ${url.pathname.replace(/\/\d+/g, "/N")}`);
+  });
 
   for (let i = 0; i < 10; i++) {
     await expect(decision(page).getByRole("button", { name: "Accept" })).toBeEnabled();
@@ -156,6 +162,8 @@ test("ten tasks reviewed with the keyboard alone; k goes back to revise, ? lists
     current = await nextShown(page, current);
   }
   expect(new Set(decided.map((d) => d.id)).size).toBe(10);
+  const calls = requests.filter((r) => r !== "GET /api/v1/queues/N"); // the progress panel's own refresh
+  expect(calls).toEqual(Array(10).fill("POST /api/v1/queues/N/decisions"));
 
   // k goes back to the last decided task; deciding again revises it, then j returns to the held one.
   await page.keyboard.press("k");

@@ -149,6 +149,7 @@ export function QueueScreen({ initial }: QueueScreenProps) {
                 initialVersion={data.task.version}
                 onDecided={(_state, decision) => session.decided({ id: data.task.id, task_id: data.task.task_id, decision })}
                 onSkip={() => void session.skip(data.task.id)}
+                send={revising ? undefined : session.send(data.task.id)}
               />
               <QueueTaskView item={data} />
             </div>

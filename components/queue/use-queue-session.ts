@@ -2,8 +2,9 @@
 
 import { useQueryClient } from "@tanstack/react-query";
 import { useCallback, useEffect, useRef, useState } from "react";
+import type { SendDecision } from "@/components/review/use-decide";
 import type { QueueHistoryJson, QueueNextJson, QueueSlotJson } from "@/lib/api/types";
-import { postNext, postSkip, queueKeys, queueTaskQuery, releaseHolds } from "@/lib/query/queues";
+import { postNext, postQueueDecision, postSkip, queueKeys, queueTaskQuery, releaseHolds, seedQueueTask } from "@/lib/query/queues";
 
 const PROGRESS_EVERY_MS = 3000;
 
@@ -11,8 +12,9 @@ type Holds = { current: QueueSlotJson | null; upcoming: QueueSlotJson | null; le
 
 /**
  * A reviewer's walk through a queue: the task they hold, the one held and fetched ahead of it, and
- * the tasks they already decided (to go back to with `k` and revise). A decision shows the
- * prefetched task at once; the server is asked for the one after it in the background.
+ * the tasks they already decided (to go back to with `k` and revise). A decision on the held task
+ * is one request (`send`): its first line shows the prefetched task at once; the rest of the answer
+ * brings the holds after it, the data of the new one and, every few seconds, the progress.
  */
 export function useQueueSession(queueId: number, initialHistory: QueueHistoryJson[]) {
   const queryClient = useQueryClient();
@@ -24,6 +26,12 @@ export function useQueueSession(queueId: number, initialHistory: QueueHistoryJso
   const handled = useRef(new Set<number>(initialHistory.map((h) => h.id)));
   const inFlight = useRef(false);
   const again = useRef(false);
+  const holdsRef = useRef<Holds | null>(null);
+  useEffect(() => {
+    holdsRef.current = holds;
+  }, [holds]);
+  /** Tasks whose decision went with the request for the next ones (no separate refresh needed). */
+  const sentWithNext = useRef(new Set<number>());
 
   const prefetch = useCallback(
     (slot: QueueSlotJson | null) => {
@@ -96,13 +104,39 @@ export function useQueueSession(queueId: number, initialHistory: QueueHistoryJso
   // The progress panel follows the decisions, but is asked for at most every few seconds: with
   // many reviewers on a queue it is the costliest read of a decision's round.
   const progressAt = useRef(0);
+  const progressDue = useCallback(() => {
+    if (Date.now() - progressAt.current < PROGRESS_EVERY_MS) return false;
+    progressAt.current = Date.now();
+    return true;
+  }, []);
+
+  /** How the held task's decision is sent: with the request for what follows it. */
+  const send = useCallback(
+    (taskId: number): SendDecision =>
+      async (review) => {
+        const ids = [taskId, holdsRef.current?.upcoming?.task_id].filter((id): id is number => id !== undefined);
+        const have = ids.filter((id) => queryClient.getQueryData(queueKeys.task(queueId, id)) !== undefined);
+        const { state, rest } = await postQueueDecision(queueId, { ...review, task_id: taskId, have, progress: progressDue() });
+        handled.current.add(taskId);
+        sentWithNext.current.add(taskId);
+        rest
+          .then((follow) => {
+            for (const item of follow.members) seedQueueTask(queryClient, queueId, item);
+            if (follow.queue) queryClient.setQueryData(queueKeys.detail(queueId), follow.queue);
+            if (follow.next) apply(follow.next);
+            else void refresh();
+          })
+          .catch(() => void refresh());
+        return state;
+      },
+    [apply, progressDue, queryClient, queueId, refresh],
+  );
+
   const decided = useCallback(
     (entry: QueueHistoryJson) => {
       const taskId = entry.id;
-      if (Date.now() - progressAt.current >= PROGRESS_EVERY_MS) {
-        progressAt.current = Date.now();
-        void queryClient.invalidateQueries({ queryKey: queueKeys.detail(queueId) });
-      }
+      const followed = sentWithNext.current.delete(taskId);
+      if (!followed && progressDue()) void queryClient.invalidateQueries({ queryKey: queueKeys.detail(queueId) });
       if (back !== null) {
         // A revision of an earlier decision: on to the one after it.
         setHistory((h) => h.map((x) => (x.id === taskId ? entry : x)));
@@ -110,9 +144,9 @@ export function useQueueSession(queueId: number, initialHistory: QueueHistoryJso
         return;
       }
       advance(taskId, entry);
-      void refresh();
+      if (!followed) void refresh();
     },
-    [advance, back, forward, queryClient, queueId, refresh],
+    [advance, back, forward, progressDue, queryClient, queueId, refresh],
   );
 
   const skip = useCallback(
@@ -146,5 +180,5 @@ export function useQueueSession(queueId: number, initialHistory: QueueHistoryJso
     [history],
   );
 
-  return { holds, error, history, back, viewing, forward, previous, decided, skip, refresh, reviewSkipped, goTo };
+  return { holds, error, history, back, viewing, forward, previous, decided, send, skip, refresh, reviewSkipped, goTo };
 }

@@ -11,7 +11,7 @@ import { REJECT_REASONS, type RejectReason, type ReviewDecision } from "@/lib/do
 import { conflictState, reviewKeys } from "@/lib/query/reviews";
 import { taskKeys, taskQuery } from "@/lib/query/tasks";
 import { ConflictNotice } from "./conflict-notice";
-import { useDecide } from "./use-decide";
+import { useDecide, type SendDecision } from "./use-decide";
 import { useReviewDraft } from "./use-review-draft";
 
 export type DecisionBarProps = {
@@ -22,6 +22,8 @@ export type DecisionBarProps = {
   onDecided?: (state: ReviewStateJson, decision: ReviewDecision) => void;
   /** Queue mode: Skip passes the task to the other reviewers instead of recording a skip decision. */
   onSkip?: () => void;
+  /** Queue mode: the decision goes with the request for the next task (see useQueueSession). */
+  send?: SendDecision;
 };
 
 
@@ -29,13 +31,13 @@ export type DecisionBarProps = {
  * Accept, reject (with a reason), needs-changes or skip, by button or by key (`a`, `r`, `n`, `s`,
  * never while typing). One request at a time; a stale page is told the newer state, not overwritten.
  */
-export function DecisionBar({ taskId, initialVersion, onDecided, onSkip }: DecisionBarProps) {
+export function DecisionBar({ taskId, initialVersion, onDecided, onSkip, send }: DecisionBarProps) {
   const router = useRouter();
   const queryClient = useQueryClient();
   // The version on screen: every decision is based on it.
   const version = useQuery(taskQuery(taskId)).data?.version ?? initialVersion;
   const { note, setNote, clear } = useReviewDraft(taskId, version);
-  const { decide, pending, error, data, reset } = useDecide(taskId);
+  const { decide, pending, error, data, reset } = useDecide(taskId, send);
   const [rejecting, setRejecting] = useState(false);
   const [reason, setReason] = useState<RejectReason | "">("");
   const [reloading, setReloading] = useState(false);

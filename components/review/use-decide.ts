@@ -10,15 +10,18 @@ import { taskKeys } from "@/lib/query/tasks";
 
 export type Decision = NewReview & { base_version: number };
 
+/** How a decision goes to the server: the reviews route, or the queue's (submit-and-next). */
+export type SendDecision = (review: Decision) => Promise<ReviewStateJson>;
+
 /**
  * Sends one decision at a time: a second press while one is in flight is dropped (the ref, not
  * the re-render, guards a double click). On success the task's state and history are refreshed.
  */
-export function useDecide(taskId: number) {
+export function useDecide(taskId: number, send?: SendDecision) {
   const queryClient = useQueryClient();
   const inFlight = useRef(false);
   const mutation = useMutation({
-    mutationFn: (review: Decision) => postReview(taskId, review),
+    mutationFn: (review: Decision) => (send ? send(review) : postReview(taskId, review)),
     onSuccess: (state: ReviewStateJson) => {
       queryClient.setQueryData<TaskDetailJson>(taskKeys.detail(taskId), (old) =>
         old ? { ...old, version: state.version, review: state.review, content_hash: state.content_hash, last_review: state.last_review } : old,

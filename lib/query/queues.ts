@@ -1,7 +1,8 @@
 // Query factories and writes for review queues (app/api/v1/queues).
-import { queryOptions } from "@tanstack/react-query";
-import type { QueueAddJson, QueueDetailJson, QueueJson, QueueNextJson, QueueTaskJson, TaskDetailJson } from "@/lib/api/types";
-import { fetchJson, sendJson } from "./fetch-json";
+import { queryOptions, type QueryClient } from "@tanstack/react-query";
+import type { NewReview } from "@/lib/api/review-schemas";
+import type { QueueAddJson, QueueDecisionFollowUpJson, QueueDetailJson, QueueJson, QueueNextJson, QueueTaskJson, ReviewStateJson, TaskDetailJson } from "@/lib/api/types";
+import { fetchJson, sendForLines, sendJson } from "./fetch-json";
 import { taskKeys } from "./tasks";
 
 export const queueKeys = {
@@ -24,12 +25,35 @@ export function queueTaskQuery(id: number, taskId: number) {
     queryKey: queueKeys.task(id, taskId),
     queryFn: async ({ signal, client }) => {
       const item = await fetchJson<QueueTaskJson>(`/api/v1/queues/${id}/tasks/${taskId}`, signal);
-      // The decision bar reads the version from the task cache: seed it, unless it knows a newer one.
-      const cached = client.getQueryData<TaskDetailJson>(taskKeys.detail(taskId));
-      if (!cached || cached.version <= item.task.version) client.setQueryData(taskKeys.detail(taskId), item.task);
+      seedTask(client, item);
       return item;
     },
   });
+}
+
+/** The decision bar reads the version from the task cache: seed it, unless it knows a newer one. */
+function seedTask(client: QueryClient, item: QueueTaskJson) {
+  const cached = client.getQueryData<TaskDetailJson>(taskKeys.detail(item.task.id));
+  if (!cached || cached.version <= item.task.version) client.setQueryData(taskKeys.detail(item.task.id), item.task);
+}
+
+/** A member's data that came with a decision's answer, put where `queueTaskQuery` would. */
+export function seedQueueTask(client: QueryClient, id: number, item: QueueTaskJson) {
+  client.setQueryData(queueKeys.task(id, item.task.id), item);
+  seedTask(client, item);
+}
+
+type Decision = NewReview & { base_version: number };
+
+export type QueueDecision = Decision & { task_id: number; have: number[]; progress: boolean };
+
+/**
+ * Submit-and-next (`POST /api/v1/queues/{id}/decisions`): `state` as soon as the decision is
+ * recorded; `rest` with the next holds, the member data not in `have`, and the progress if asked.
+ */
+export async function postQueueDecision(id: number, decision: QueueDecision): Promise<{ state: ReviewStateJson; rest: Promise<QueueDecisionFollowUpJson> }> {
+  const { first, rest } = await sendForLines<{ decision: ReviewStateJson }, QueueDecisionFollowUpJson>(`/api/v1/queues/${id}/decisions`, decision);
+  return { state: first.decision, rest };
 }
 
 export const postNext = (id: number, prefetch: boolean) => sendJson<QueueNextJson>("POST", `/api/v1/queues/${id}/next${prefetch ? "?prefetch=1" : ""}`);
