@@ -19,6 +19,11 @@ const nextConfig: NextConfig = {
           { key: "Permissions-Policy", value: "camera=(), microphone=(), geolocation=(), payment=(), usb=()" },
         ],
       },
+      {
+        // JSON answers and raw files: nothing may run or be framed (pages get a nonce CSP from proxy.ts).
+        source: "/api/v1/:path*",
+        headers: [{ key: "Content-Security-Policy", value: "default-src 'none'; frame-ancestors 'none'; sandbox" }],
+      },
     ];
   },
 };

@@ -17,8 +17,11 @@ export function proxy(request: NextRequest) {
   return response;
 }
 
-// Not for run uploads: a request the proxy sees has its body buffered and cut at
-// proxyClientMaxBodySize (10 MB), while the ingest route streams archives of many gigabytes.
+// Not for the JSON API (/api/v1): its answers are never documents that run scripts, so they need
+// no nonce, and they get a fixed CSP that allows nothing (next.config.ts) without this step's cost
+// on every request of the review queue. Nor for run uploads: a request the proxy sees has its body
+// buffered and cut at proxyClientMaxBodySize (10 MB), while the ingest route streams archives of
+// many gigabytes.
 export const config = {
-  matcher: [{ source: "/((?!_next/static|_next/image|icon.svg|favicon.ico|api/v1/ingest).*)" }],
+  matcher: [{ source: "/((?!_next/static|_next/image|icon.svg|favicon.ico|api/v1/).*)" }],
 };

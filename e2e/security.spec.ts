@@ -42,6 +42,9 @@ test.describe("signed out", () => {
     for (const url of ["/api/v1/runs", "/api/v1/tasks?run=demo", "/api/v1/tasks/1", "/api/v1/users", "/api/v1/audit"]) {
       const res = await request.get(url, { headers: { "x-middleware-subrequest": "middleware:middleware:middleware:middleware:middleware" } });
       expect(res.status(), url).toBe(401);
+      // The JSON API's answers may run and frame nothing (pages have their nonce CSP instead).
+      expect(res.headers()["content-security-policy"], url).toBe("default-src 'none'; frame-ancestors 'none'; sandbox");
+      expect(res.headers()["x-content-type-options"], url).toBe("nosniff");
     }
     expect(baseURL).toBeTruthy();
   });
