@@ -2,8 +2,10 @@ import { spawnSync } from "node:child_process";
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
-import { expect, test } from "vitest";
-import { DatabaseLockedError, openDatabase } from "./client";
+import { sql } from "drizzle-orm";
+import { describe, expect, test } from "vitest";
+import { DatabaseLockedError, execRows, openDatabase } from "./client";
+import { BACKENDS, createTestDatabase } from "./testing";
 
 test("a second process opening the same embedded database gets a clear error", async () => {
   const dir = path.join(fs.mkdtempSync(path.join(os.tmpdir(), "rst-lock-")), "pglite");
@@ -23,4 +25,33 @@ test("a second process opening the same embedded database gets a clear error", a
   const again = await openDatabase({ pgliteDir: dir });
   await again.close();
   fs.rmSync(path.dirname(dir), { recursive: true, force: true });
+});
+
+describe.each(BACKENDS)("execRows on %s", (backend) => {
+  test("a prepared statement answers as an unprepared one, types included, and is prepared on PostgreSQL", async () => {
+    const database = await createTestDatabase(backend);
+    try {
+      const query = (n: number) =>
+        sql`SELECT ${n}::int AS n, now() AS at, json_build_object('a', ${n}::int, 'b', 'x') AS j, ARRAY[${n}::int, 2] AS arr, ${`{${n},3}`}::int[] AS lit`;
+      const plain = await execRows<Record<string, unknown>>(database.db, query(7));
+      for (let i = 0; i < 3; i++) {
+        const prepared = await execRows<Record<string, unknown>>(database.db, query(7), { prepared: true });
+        expect({ ...prepared[0], at: null }).toEqual({ ...plain[0], at: null });
+        expect(typeof prepared[0]?.at).toBe(typeof plain[0]?.at);
+      }
+      if (backend === "postgres") {
+        // A named statement stays on the connection that prepared it; which one that was is the
+        // pool's choice, so ask all of them.
+        const named = await execRows<{ n: number }>(
+          database.db,
+          sql`SELECT count(*)::int AS n FROM pg_prepared_statements WHERE statement LIKE '%json_build_object(''a''%'`,
+          { prepared: true },
+        );
+        const answers = await Promise.all(Array.from({ length: 10 }, () => execRows<{ n: number }>(database.db, sql`SELECT count(*)::int AS n FROM pg_prepared_statements WHERE statement LIKE '%json_build_object(''a''%'`)));
+        expect(Math.max(named[0]?.n ?? 0, ...answers.map((a) => a[0]?.n ?? 0))).toBeGreaterThan(0);
+      }
+    } finally {
+      await database.close();
+    }
+  });
 });

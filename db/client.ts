@@ -28,8 +28,27 @@ function asDb(db: unknown): Db {
   return db as Db;
 }
 
-/** Raw SQL rows, whatever the driver: PGlite answers `{rows}`, postgres.js an array. */
-export async function execRows<T>(db: Db, query: SQL): Promise<T[]> {
+/** A postgres.js client's way to run one statement, with or without a named prepared statement. */
+type Unsafe = (query: string, params: unknown[], opts: { prepare: boolean }) => Promise<unknown>;
+
+/** The postgres.js client behind each PostgreSQL `Db` (for `prepared` statements). */
+const clients = new WeakMap<Db, Unsafe>();
+
+/**
+ * Raw SQL rows, whatever the driver: PGlite answers `{rows}`, postgres.js an array.
+ *
+ * `prepared`: on PostgreSQL, the statement is prepared once per connection and then only bound
+ * and executed (drizzle's `execute` parses and plans every time). For the few statements every
+ * reviewer's request makes many times a second (the review queue), whose text never varies
+ * with the data; not for composed filters, whose many texts would each stay prepared. Inside a
+ * transaction, or on PGlite, it runs as usual.
+ */
+export async function execRows<T>(db: Db, query: SQL, opts: { prepared?: boolean } = {}): Promise<T[]> {
+  const unsafe = opts.prepared ? clients.get(db) : undefined;
+  if (unsafe) {
+    const { sql, params } = (db as unknown as { dialect: { sqlToQuery(q: SQL): { sql: string; params: unknown[] } } }).dialect.sqlToQuery(query);
+    return (await unsafe(sql, params, { prepare: true })) as T[];
+  }
   const result: unknown = await db.execute(query);
   if (Array.isArray(result)) return result as T[];
   return ((result as { rows?: T[] }).rows ?? []) as T[];
@@ -101,8 +120,10 @@ export async function openDatabase(opts: OpenOptions = {}): Promise<Database> {
     const { default: postgres } = await import("postgres");
     const { drizzle } = await import("drizzle-orm/postgres-js");
     const client = postgres(url, { max: 10, onnotice: () => {} });
+    const db = asDb(drizzle(client, { schema }));
+    clients.set(db, (query, params, opts) => client.unsafe(query, params as never, opts));
     database = {
-      db: asDb(drizzle(client, { schema })),
+      db,
       kind: "postgres",
       where: url.replace(/\/\/[^@/]*@/, "//"),
       close: () => client.end({ timeout: 5 }),

@@ -157,7 +157,9 @@ export async function loadStepReadings(db: Db, of: { hashes: readonly string[] }
   const readers = sql`r.reader IN (${STEP_SHELL_READER}, ${STEP_PYTEST_READER})`;
   if ("hashes" in of) {
     if (of.hashes.length === 0) return [];
-    return execRows<StoredReading>(db, sql`SELECT r.hash, r.reader, r.reading FROM check_readings r WHERE r.hash = ANY(${hashArray([...new Set(of.hashes)])}) AND ${readers}`);
+    return execRows<StoredReading>(db, sql`SELECT r.hash, r.reader, r.reading FROM check_readings r WHERE r.hash = ANY(${hashArray([...new Set(of.hashes)])}) AND ${readers}`, {
+      prepared: true,
+    });
   }
   if (of.taskIds.length === 0) return [];
   return execRows<StoredReading>(

@@ -209,6 +209,7 @@ export async function getQueue(db: Db, queueId: number, actor: Actor): Promise<Q
           (SELECT count(*) FROM queue_skips s JOIN queue_items qi ON qi.queue_id = s.queue_id AND qi.task_id = s.task_id
            WHERE s.queue_id = q.id AND s.holder = ${actor.id} AND NOT ${DONE})::int AS skipped
         FROM review_queues q WHERE q.id = ${queueId}`,
+    { prepared: true },
   );
   if (!row) return null;
   const queue = toQueueJson(row);
@@ -265,6 +266,7 @@ export async function nextInQueue(db: Db, queueId: number, actor: Actor, opts: {
             FROM queue_items qi WHERE qi.queue_id = q.id
           ) c
           WHERE q.id = ${queueId}`,
+      { prepared: true },
     );
     return row;
   };
@@ -299,6 +301,7 @@ export async function nextInQueue(db: Db, queueId: number, actor: Actor, opts: {
           )
           SELECT k.task_id, t.ext_id, qi.position, k.expires_at, k.reserved_at
           FROM taken k JOIN tasks t ON t.id = k.task_id JOIN queue_items qi ON qi.queue_id = ${queueId} AND qi.task_id = k.task_id`,
+      { prepared: true },
     );
     // All taken: they join the renewed holds. Otherwise (lost to others) another round sees their holds.
     if (taken.length === need) {
@@ -390,6 +393,7 @@ export async function getStepTexts(db: Db, hashes: string[]): Promise<Map<string
     db,
     sql`SELECT hash, encoding <> 'utf8' AS binary, CASE WHEN encoding = 'utf8' THEN content END AS content
         FROM blobs WHERE hash = ANY (${`{${unique.join(",")}}`}::text[])`,
+    { prepared: true },
   );
   return new Map(rows.map((r) => [r.hash, { binary: Boolean(r.binary), content: r.content ?? "" }]));
 }
@@ -461,6 +465,7 @@ export async function getMemberTask(db: Db, queueId: number, taskId: number): Pr
                       FROM task_files f WHERE f.task_id = t.parent_id), '[]'::json) END AS parent_files
         FROM queue_items qi JOIN tasks t ON t.id = qi.task_id JOIN runs r ON r.id = t.run_id
         WHERE qi.queue_id = ${queueId} AND qi.task_id = ${taskId}`,
+    { prepared: true },
   );
   if (!row) return null;
   const t = row.task;

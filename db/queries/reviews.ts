@@ -109,6 +109,7 @@ export async function recordReview(db: Db, input: NewReviewRow, actor: Actor): P
         SELECT r.id, r.task_id AS "taskId", r.decision, r.reason, r.note, r.base_version AS "baseVersion", r.content_hash AS "contentHash",
                r.created_at AS "createdAt", t.version, t.review_state AS review
         FROM t, r`,
+    { prepared: true },
   );
   const outcome: ReviewStateJson | null = row
     ? {
