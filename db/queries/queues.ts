@@ -258,13 +258,13 @@ export async function nextInQueue(db: Db, queueId: number, actor: Actor, opts: {
               AND t.id = qr.task_id AND qr.expires_at > now() AND NOT ${DONE}
             RETURNING qr.task_id, t.ext_id, qi.position, qr.expires_at, qr.reserved_at
           )
-          SELECT q.reservation_minutes AS minutes, q.archived_at IS NOT NULL AS archived, c.left, c.skipped,
+          SELECT q.reservation_minutes AS minutes, q.archived_at IS NOT NULL AS archived,
+            -- open members only (the partial index of migration 0011), not the whole queue
+            (SELECT count(*) FROM queue_items qi WHERE qi.queue_id = q.id AND NOT ${DONE})::int AS left,
+            (SELECT count(*) FROM queue_skips s JOIN queue_items qi ON qi.queue_id = s.queue_id AND qi.task_id = s.task_id
+             WHERE s.queue_id = q.id AND s.holder = ${actor.id} AND NOT ${DONE})::int AS skipped,
             (SELECT count(*) FROM cleaned) AS cleaned, (SELECT coalesce(json_agg(renewed), '[]'::json) FROM renewed) AS held
-          FROM review_queues q CROSS JOIN LATERAL (
-            SELECT count(*) FILTER (WHERE NOT ${DONE})::int AS left,
-                   count(*) FILTER (WHERE NOT ${DONE} AND EXISTS (SELECT 1 FROM queue_skips s WHERE s.queue_id = qi.queue_id AND s.task_id = qi.task_id AND s.holder = ${actor.id}))::int AS skipped
-            FROM queue_items qi WHERE qi.queue_id = q.id
-          ) c
+          FROM review_queues q
           WHERE q.id = ${queueId}`,
       { prepared: true },
     );
