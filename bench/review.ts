@@ -106,8 +106,8 @@ function cpuSeconds(match: { group: number } | { database: string }): number {
   return ticks / 100;
 }
 
-/** One request; `part`: a moment inside one (the first line of a streamed answer), not a request of its own. */
-type Sample = { kind: string; ms: number; status: number; part?: boolean };
+/** One request (started `at`); `part`: a moment inside one (the first line of a streamed answer), not a request of its own. */
+type Sample = { kind: string; at: number; ms: number; status: number; part?: boolean };
 
 async function call<T>(samples: Sample[], kind: string, token: string, method: string, url: string, body?: unknown): Promise<{ status: number; json: T | null }> {
   const started = performance.now();
@@ -124,7 +124,7 @@ async function call<T>(samples: Sample[], kind: string, token: string, method: s
   } catch {
     status = 0;
   }
-  samples.push({ kind, ms: performance.now() - started, status });
+  samples.push({ kind, at: started, ms: performance.now() - started, status });
   return { status, json };
 }
 
@@ -156,7 +156,9 @@ async function readLines(res: Response, started: number): Promise<{ firstMs: num
  * that answers the decision (first line) and then the next holds with the member data not yet
  * had (second line), asking for the progress in it at most every 3 s.
  */
-async function reviewer(token: string, queueId: number, until: number, samples: Sample[], decisions: { n: number; conflicts: number }): Promise<void> {
+async function reviewer(token: string, queueId: number, until: number, samples: Sample[]): Promise<void> {
+  // Reviewers arrive at their own moment within the first second, not all at once.
+  await new Promise((r) => setTimeout(r, Math.random() * 1000));
   const cache = new Map<number, Promise<QueueTaskJson | undefined>>();
   // As the screen's query cache: a member being fetched is not asked for again.
   const load = (taskId: number) => {
@@ -169,7 +171,6 @@ async function reviewer(token: string, queueId: number, until: number, samples: 
   };
   let next = (await call<QueueNextJson>(samples, "next", token, "POST", `/api/v1/queues/${queueId}/next?prefetch=1`)).json;
   if (next?.upcoming) void load(next.upcoming.task_id);
-  await new Promise((r) => setTimeout(r, Math.random() * 1000));
   let tick = performance.now();
   let progressAt = 0;
   while (performance.now() < until && next?.current) {
@@ -187,7 +188,7 @@ async function reviewer(token: string, queueId: number, until: number, samples: 
         headers: { authorization: `Bearer ${token}`, accept: "application/x-ndjson", "content-type": "application/json" },
         body: JSON.stringify({
           task_id: current.task_id,
-          decision: decisions.n % 3 === 0 ? "needs-changes" : "accept",
+          decision: Math.random() < 1 / 3 ? "needs-changes" : "accept",
           base_version: item.task.version,
           have: [...cache.keys()],
           progress,
@@ -196,7 +197,7 @@ async function reviewer(token: string, queueId: number, until: number, samples: 
       status = res.status;
       if (status === 201) {
         const { firstMs, lines } = await readLines(res, started);
-        samples.push({ kind: "decision (its first line)", ms: firstMs, status, part: true });
+        samples.push({ kind: "decision (its first line)", at: started, ms: firstMs, status, part: true });
         const follow = lines[1] as QueueDecisionFollowUpJson | undefined;
         if (!follow || !("next" in follow)) status = 500;
         else {
@@ -207,9 +208,7 @@ async function reviewer(token: string, queueId: number, until: number, samples: 
     } catch {
       status = 0;
     }
-    samples.push({ kind: progress ? "decision, next, member data, progress" : "decision, next, member data", ms: performance.now() - started, status });
-    if (status === 201) decisions.n++;
-    if (status === 409) decisions.conflicts++;
+    samples.push({ kind: progress ? "decision, next, member data, progress" : "decision, next, member data", at: started, ms: performance.now() - started, status });
     cache.delete(current.task_id);
     next = moved;
     tick += 1000;
@@ -229,19 +228,26 @@ async function loadTest(adminToken: string, serverGroup: number): Promise<Record
     });
     tokens.push(((await res.json()) as { token: string }).token);
   }
-  const queue = await createQueue(adminToken, "bench load", "run=demo&status=accepted&round_max=10");
+  // Every task of the run (3,632 for 2,000 accepted): 50 reviewers at one a second for 35 s must not run out.
+  const queue = await createQueue(adminToken, "bench load", "run=demo");
   process.stderr.write(`load: ${n} reviewers on a queue of ${queue.total} tasks for ${args.seconds} s …\n`);
-  if (Number(args.warmup) > 0) {
-    const warm = performance.now() + Number(args.warmup) * 1000;
-    await Promise.all(tokens.map((t) => reviewer(t, queue.id, warm, [], { n: 0, conflicts: 0 })));
-  }
-  const samples: Sample[] = [];
-  const decisions = { n: 0, conflicts: 0 };
-  const cpu0 = { server: cpuSeconds({ group: serverGroup }), database: cpuSeconds({ database: name }) };
-  const load0 = os.loadavg();
-  const until = performance.now() + Number(args.seconds) * 1000;
-  await Promise.all(tokens.map((t) => reviewer(t, queue.id, until, samples, decisions)));
+  // One run of `warmup + seconds`: the reviewers work on without a break, and only what starts
+  // after the warm-up is measured (requests, decisions and the CPU the server and database use).
+  const all: Sample[] = [];
+  const measureFrom = performance.now() + Number(args.warmup) * 1000;
+  const until = measureFrom + Number(args.seconds) * 1000;
+  let cpu0 = { server: 0, database: 0 };
+  let load0 = os.loadavg();
+  const mark = setTimeout(() => {
+    cpu0 = { server: cpuSeconds({ group: serverGroup }), database: cpuSeconds({ database: name }) };
+    load0 = os.loadavg();
+  }, Number(args.warmup) * 1000);
+  await Promise.all(tokens.map((t) => reviewer(t, queue.id, until, all)));
+  clearTimeout(mark);
   const cpu = { server: cpuSeconds({ group: serverGroup }) - cpu0.server, database: cpuSeconds({ database: name }) - cpu0.database };
+  const samples = all.filter((s) => s.at >= measureFrom);
+  const decisionRequests = samples.filter((s) => s.kind.startsWith("decision, "));
+  const decisions = { n: decisionRequests.filter((s) => s.status === 201).length, conflicts: decisionRequests.filter((s) => s.status === 409).length };
   const load1 = os.loadavg();
   // Every decision went to a task only its reviewer held: no two reviewers decided one task.
   const requests = samples.filter((s) => !s.part);

@@ -34,6 +34,31 @@ type Unsafe = (query: string, params: unknown[], opts: { prepare: boolean }) => 
 /** The postgres.js client behind each PostgreSQL `Db` (for `prepared` statements). */
 const clients = new WeakMap<Db, Unsafe>();
 
+/** Texts of the statements prepared so far: a few dozen, unless one splices values into its text. */
+const preparedTexts = new Set<string>();
+export const MAX_PREPARED_TEXTS = 200;
+
+/** How many statement texts were prepared (tests: the queue's statements do not vary with their values). */
+export const preparedTextCount = () => preparedTexts.size;
+
+/**
+ * Whether to prepare this text: every connection keeps each prepared statement until it closes, so
+ * a text that varies with its values would grow without end. Past `MAX_PREPARED_TEXTS` texts, new
+ * ones run unprepared (and the first such is reported: a statement marked `prepared` varies).
+ */
+function preparedText(text: string): boolean {
+  if (preparedTexts.has(text)) return true;
+  if (preparedTexts.size >= MAX_PREPARED_TEXTS) {
+    if (preparedTexts.size === MAX_PREPARED_TEXTS) {
+      preparedTexts.add("");
+      console.warn(`execRows: more than ${MAX_PREPARED_TEXTS} prepared statement texts; this one runs unprepared (does it splice values into its text?): ${text.slice(0, 200)}`);
+    }
+    return false;
+  }
+  preparedTexts.add(text);
+  return true;
+}
+
 /**
  * Raw SQL rows, whatever the driver: PGlite answers `{rows}`, postgres.js an array.
  *
@@ -47,7 +72,7 @@ export async function execRows<T>(db: Db, query: SQL, opts: { prepared?: boolean
   const unsafe = opts.prepared ? clients.get(db) : undefined;
   if (unsafe) {
     const { sql, params } = (db as unknown as { dialect: { sqlToQuery(q: SQL): { sql: string; params: unknown[] } } }).dialect.sqlToQuery(query);
-    return (await unsafe(sql, params, { prepare: true })) as T[];
+    return (await unsafe(sql, params, { prepare: preparedText(sql) })) as T[];
   }
   const result: unknown = await db.execute(query);
   if (Array.isArray(result)) return result as T[];

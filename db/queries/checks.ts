@@ -157,7 +157,9 @@ export async function loadStepReadings(db: Db, of: { hashes: readonly string[] }
   const readers = sql`r.reader IN (${STEP_SHELL_READER}, ${STEP_PYTEST_READER})`;
   if ("hashes" in of) {
     if (of.hashes.length === 0) return [];
-    return execRows<StoredReading>(db, sql`SELECT r.hash, r.reader, r.reading FROM check_readings r WHERE r.hash = ANY(${hashArray([...new Set(of.hashes)])}) AND ${readers}`, {
+    // The hashes as one parameter (not spliced in), so that the statement's text never varies.
+    const hashes = `{${[...new Set(of.hashes)].join(",")}}`;
+    return execRows<StoredReading>(db, sql`SELECT r.hash, r.reader, r.reading FROM check_readings r WHERE r.hash = ANY(${hashes}::text[]) AND ${readers}`, {
       prepared: true,
     });
   }

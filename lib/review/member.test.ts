@@ -3,7 +3,7 @@
 // step's key follows the contents of both tasks; and the role is checked.
 import fs from "node:fs";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
-import { useDatabase } from "@/db/client";
+import { preparedTextCount, useDatabase } from "@/db/client";
 import { createQueue } from "@/db/queries/queues";
 import { BACKENDS, createTestDatabase, type TestDatabase } from "@/db/testing";
 import { AuthError, CLI_ACTOR, type Actor } from "@/lib/auth/actor";
@@ -47,6 +47,7 @@ describe.each(BACKENDS)("queue member data on %s", (backend) => {
     const [{ version } = { version: 0 }] = await database.db.select({ version: tasks.version }).from(tasks).where(eq(tasks.id, first));
     expect((await recordReview(database.db, { taskId: first, decision: "accept", reason: null, note: "n", baseVersion: version }, TOKEN)).ok).toBe(true);
     clearStepCache();
+    const prepared = preparedTextCount();
     let steps = 0;
     const seen = { evals: 0, children: 0, parent: 0, created: 0, review: 0 };
     for (const pass of ["computed", "cached"]) {
@@ -63,6 +64,11 @@ describe.each(BACKENDS)("queue member data on %s", (backend) => {
       }
     }
     expect(steps).toBeGreaterThan(2);
+    if (backend === "postgres") {
+      // The member's prepared statements (its task, the step's texts and readings) do not vary
+      // with their values: one text each, however many members (each text stays on every connection).
+      expect(preparedTextCount() - prepared).toBe(3);
+    }
     // The fields compared were not all empty.
     for (const [field, n] of Object.entries(seen)) expect(n, field).toBeGreaterThan(0);
     expect(await loadQueueMember(READER, queue.id, 999_999)).toBeNull();
