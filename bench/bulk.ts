@@ -1,4 +1,4 @@
-// npm run bench:bulk [-- --pg ADMIN_URL --total 68239 --match 10000 --repeat 3 --keep]
+// npm run bench:bulk [-- --pg ADMIN_URL --total 68239 --match 10000 --repeat 3 --keep --name DB]
 // A bulk decision on ≥ 10,000 tasks in PostgreSQL, timed through the same query functions the
 // API calls (preview = dry run, apply = the one transaction). Runs in a scratch database made for
 // it and dropped afterwards: a small generated run is ingested for realistic rows (metrics,
@@ -27,6 +27,8 @@ const { values: args } = parseArgs({
     repeat: { type: "string", default: "3" },
     source: { type: "string", default: "400" },
     keep: { type: "boolean", default: false },
+    /** The scratch database's name (default rst_review_bulk_<pid>). */
+    name: { type: "string" },
     /** An existing database prepared by an earlier --keep run (skips generating and copying). */
     reuse: { type: "string" },
   },
@@ -80,7 +82,8 @@ async function prepare(db: Db, work: string): Promise<Record<string, number>> {
 async function main() {
   const { default: postgres } = await import("postgres");
   const admin = postgres(args.pg, { max: 1, onnotice: () => {} });
-  const name = args.reuse ?? `rst_review_bulk_${process.pid}`;
+  const name = args.reuse ?? args.name ?? `rst_review_bulk_${process.pid}`;
+  if (!/^[a-z_][a-z0-9_]*$/.test(name)) throw new Error(`not a plain database name: ${name}`);
   if (!args.reuse) await admin.unsafe(`CREATE DATABASE ${name}`);
   const url = new URL(args.pg);
   url.pathname = `/${name}`;
