@@ -33,16 +33,10 @@ class CountChanged extends Error {
   }
 }
 
-/** A text search goes through the GIN index, as in listTasks (the planner would scan the table). */
-async function searchThroughIndex(tx: Db, filter: TaskFilter) {
-  if (filter.q) await tx.execute(sql`SET LOCAL enable_seqscan = off`);
-}
-
 /** The exact count (no cap: the reviewer confirms this number), the review states, a sample. */
 export async function previewBulk(db: Db, filter: TaskFilter, search: string): Promise<BulkPreviewJson> {
   const where = taskFilterWhere(filter) ?? sql`true`;
   return db.transaction(async (tx) => {
-    await searchThroughIndex(tx as unknown as Db, filter);
     const q = tx as unknown as Db;
     const byReview = await execRows<{ review: ReviewState; n: number }>(
       q,
@@ -102,12 +96,6 @@ export async function applyBulkDecision(db: Db, input: BulkDecisionInput, actor:
         .returning({ id: auditLog.id });
       if (!bulk) throw new Error("bulk audit insert returned nothing");
 
-      await searchThroughIndex(tx, input.filter);
-      // Every task row written is a new row version, and the full-text GIN index takes each one's
-      // few hundred words again: merged into the index as they come (pending list of 4 MB) that is
-      // ≈ 90 % of the work (docs/bulk-bench.md). Queued instead, autovacuum or autoanalyze merges
-      // them after the commit, outside the reviewer's wait.
-      await tx.execute(sql`SET LOCAL gin_pending_list_limit = '512MB'`);
       const where = taskFilterWhere(input.filter) ?? sql`true`;
       // One statement: the row locks of the UPDATE fix the set; a task changed meanwhile by a
       // single decision is re-checked against the filter and, if it still matches, is based on

@@ -9,7 +9,7 @@ import { searchTerms } from "@/lib/tasks/search";
 import { COUNT_CAPS, countCap, totalFromCappedCount, totalFromPage, type CountCaps } from "@/lib/tasks/total";
 import type { AnyPgColumn } from "drizzle-orm/pg-core";
 import { execRows, type Db } from "../client";
-import { blobs, evals, runs, taskFiles, tasks, trials } from "../schema";
+import { blobs, evals, runs, taskFiles, tasks, taskSearch, trials } from "../schema";
 import { listReviews } from "./reviews";
 
 const rowColumns = {
@@ -97,6 +97,31 @@ const RANGE_COLUMNS: Record<RangeMetric, AnyPgColumn> = {
   pass_at_k: tasks.passAtK,
 };
 
+/**
+ * Tasks whose text has every term of `q` (lib/tasks/search.ts), or whose id is `q`. The index
+ * holds punctuation-split words (lib/ingest), so "out-2.txt" is the phrase out 2 txt.
+ *
+ * The vectors live in task_search (migration 0013). The tasks with all the words come from its
+ * GIN index alone (task_search_ids, same migration: the planner costs `@@` as free and would
+ * otherwise decompress every vector for a common word), as a hashed set of ids each task row is
+ * looked up in; the rest of the statement is planned as without a search. Only a query with a
+ * phrase (an operator `<->` in it, however the parser split the words) needs word positions: a
+ * task in the set is then checked against its own vector, one row and one decompressed vector at
+ * a time, and only until the page and the capped count are full.
+ */
+function textMatch(q: string): SQL {
+  const byId = sql`${tasks.extId} = ${q}`;
+  const terms = searchTerms(q);
+  if (terms.length === 0) return byId;
+  const exact = sql.join(terms.map((t) => sql`phraseto_tsquery('simple', ${t})`), sql` && `);
+  const words = sql`plainto_tsquery('simple', ${terms.join(" ")})`;
+  const hasWords = sql`${tasks.id} IN (SELECT id FROM task_search_ids(${words}) AS id)`;
+  // Both subqueries without a reference to the row are evaluated once per statement.
+  const exactOnWords = sql`(SELECT strpos((${exact})::text, '<') = 0)`;
+  const positions = sql`(SELECT s.search @@ (${exact}) FROM ${taskSearch} s WHERE s.task_id = ${tasks.id})`;
+  return sql`((${hasWords} AND (${exactOnWords} OR ${positions})) OR ${byId})`;
+}
+
 /** The WHERE clause of a filter; shared with bulk actions so they apply to exactly this set. */
 export function taskFilterWhere(f: TaskFilter): SQL | undefined {
   const c: (SQL | undefined)[] = [];
@@ -118,13 +143,7 @@ export function taskFilterWhere(f: TaskFilter): SQL | undefined {
     c.push(sql`EXISTS (SELECT 1 FROM flags fl WHERE fl.task_id = ${tasks.id} AND fl.rule = ${f.flag} AND fl.status = 'open'
       AND (fl.source = 'manual' OR fl.content_hash = ${tasks.contentHash}))`);
   }
-  // The index holds punctuation-split words (lib/ingest), so "out-2.txt" is the phrase out 2 txt;
-  // every term must match (lib/tasks/search.ts), or the query is an exact task id.
-  if (f.q) {
-    const terms = searchTerms(f.q);
-    const text = terms.length ? sql.join(terms.map((t) => sql`phraseto_tsquery('simple', ${t})`), sql` && `) : null;
-    c.push(text ? sql`(${tasks.search} @@ (${text}) OR ${tasks.extId} = ${f.q})` : sql`${tasks.extId} = ${f.q}`);
-  }
+  if (f.q) c.push(textMatch(f.q));
   for (const m of RANGE_METRICS) {
     const min = f[`${m}_min`];
     const max = f[`${m}_max`];
@@ -212,18 +231,7 @@ export async function listTasks(db: Db, f: TaskFilter, caps: CountCaps = COUNT_C
     }
     return { rows, total };
   };
-  // Full-text matches: the planner costs `search @@ query` as if it were free and, for a word in
-  // most tasks, scans the table, decompressing every task's tsvector (≈ 15 kB of text each). The
-  // GIN index answers a one-word query without reading any tsvector, so the search goes through
-  // an index: no sequential scan, for these two queries only (also inside a caller's transaction).
-  const { rows, total } = f.q
-    ? await db.transaction(async (tx) => {
-        await tx.execute(sql`SET LOCAL enable_seqscan = off`);
-        const result = await run(tx as unknown as Db);
-        await tx.execute(sql`SET LOCAL enable_seqscan TO DEFAULT`);
-        return result;
-      })
-    : await run(db);
+  const { rows, total } = await run(db);
   return {
     items: rows.slice(0, limit).map(toRowJson),
     next: rows.length > limit ? encodeCursor(offset + limit) : null,
