@@ -18,6 +18,7 @@ import { canonicalFilter } from "@/lib/api/bulk-schemas";
 import { CLI_ACTOR } from "@/lib/auth/actor";
 import type { ReviewDecision } from "@/lib/domain";
 import { ingestPath } from "@/lib/ingest";
+import { backendCpu } from "./backend-cpu";
 
 const { values: args } = parseArgs({
   options: {
@@ -35,22 +36,6 @@ const { values: args } = parseArgs({
 });
 
 const ms = (t0: number) => Math.round(performance.now() - t0);
-
-/** CPU seconds used so far by the PostgreSQL backends of one database (Linux /proc; 100 ticks/s). */
-function backendCpu(dbName: string): number {
-  let ticks = 0;
-  for (const pid of fs.readdirSync("/proc").filter((p) => /^\d+$/.test(p))) {
-    try {
-      if (!fs.readFileSync(`/proc/${pid}/cmdline`, "utf8").includes(` ${dbName} `)) continue;
-      const stat = fs.readFileSync(`/proc/${pid}/stat`, "utf8");
-      const fields = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
-      ticks += Number(fields[11]) + Number(fields[12]);
-    } catch {
-      // the process ended meanwhile
-    }
-  }
-  return ticks / 100;
-}
 
 /** A small generated run ingested for realistic rows, then copied in SQL up to `total` rows in run "paper". */
 async function prepare(db: Db, work: string): Promise<Record<string, number>> {

@@ -1,8 +1,8 @@
 -- Hand-written (issue 7 speed, docs/bulk-bench.md): the full-text vector moves out of "tasks".
 -- A review decision changes review_state, which two indexes of tasks hold, so no update of a
 -- task row is HOT; with the vector in the row, every decision also entered all of the task's
--- words in the GIN index again (3 ms of a single decision, most of a bulk one). Here the vector
--- and its index are written by imports only.
+-- words in the GIN index again (most of a bulk decision's work, docs/bulk-bench.md). Here the
+-- vector and its index are written by imports only.
 CREATE TABLE "task_search" (
 	"task_id" integer PRIMARY KEY NOT NULL REFERENCES "tasks"("id") ON DELETE CASCADE,
 	"search" tsvector NOT NULL
@@ -22,16 +22,6 @@ INSERT INTO "task_search" ("task_id", "search") SELECT "id", "search" FROM "task
 --> statement-breakpoint
 -- Built once over the copied rows: faster than entering them one by one.
 CREATE INDEX "task_search_idx" ON "task_search" USING gin ("search");
---> statement-breakpoint
--- The tasks whose vector matches a query, always from the GIN index (db/queries/tasks.ts): the
--- planner costs `@@` as if it were free and, for a word in most tasks, would rather decompress
--- every vector. The setting holds for this function's own query only, so the statement around it
--- is planned as usual (with sequential scans off for all of it, a scan of tasks that needs one is
--- costed so high that cost comparisons stop meaning anything, and JIT compiles for 0.1–0.8 s).
-CREATE FUNCTION "task_search_ids"("query" tsquery) RETURNS SETOF integer
-  LANGUAGE sql STABLE PARALLEL SAFE
-  SET enable_seqscan = off
-  AS $$ SELECT "task_id" FROM "task_search" WHERE "search" @@ "query" $$;
 --> statement-breakpoint
 DROP INDEX IF EXISTS "tasks_search_idx";
 --> statement-breakpoint

@@ -9,7 +9,7 @@ import { DECISION_STATE, type RejectReason, type ReviewDecision, type ReviewStat
 import type { TaskFilter } from "@/lib/tasks/filter";
 import { execRows, type Db } from "../client";
 import { auditLog, reviews, tasks } from "../schema";
-import { taskFilterWhere } from "./tasks";
+import { planTextSearch, taskFilterWhere } from "./tasks";
 
 export const BULK_ACTION = "review.bulk";
 
@@ -33,10 +33,16 @@ class CountChanged extends Error {
   }
 }
 
+/** A text search is planned as in listTasks (db/queries/tasks.ts planTextSearch). */
+async function searchThroughIndex(tx: Db, filter: TaskFilter) {
+  if (filter.q) await planTextSearch(tx);
+}
+
 /** The exact count (no cap: the reviewer confirms this number), the review states, a sample. */
 export async function previewBulk(db: Db, filter: TaskFilter, search: string): Promise<BulkPreviewJson> {
   const where = taskFilterWhere(filter) ?? sql`true`;
   return db.transaction(async (tx) => {
+    await searchThroughIndex(tx as unknown as Db, filter);
     const q = tx as unknown as Db;
     const byReview = await execRows<{ review: ReviewState; n: number }>(
       q,
@@ -96,6 +102,7 @@ export async function applyBulkDecision(db: Db, input: BulkDecisionInput, actor:
         .returning({ id: auditLog.id });
       if (!bulk) throw new Error("bulk audit insert returned nothing");
 
+      await searchThroughIndex(tx, input.filter);
       const where = taskFilterWhere(input.filter) ?? sql`true`;
       // One statement: the row locks of the UPDATE fix the set; a task changed meanwhile by a
       // single decision is re-checked against the filter and, if it still matches, is based on

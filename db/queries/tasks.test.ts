@@ -3,6 +3,7 @@ import { sql } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import { execRows } from "@/db/client";
 import { BACKENDS, createTestDatabase, type TestDatabase } from "@/db/testing";
+import { searchTerms } from "@/lib/tasks/search";
 import { PHRASE_COUNT_CAP } from "@/lib/tasks/total";
 import { encodeCursor, getFacets, listTasks } from "./tasks";
 
@@ -154,6 +155,41 @@ describe.each(BACKENDS)("task list totals on %s", (backend) => {
     });
     const [after] = await execRows<{ enable_seqscan: string }>(database.db, sql`SHOW enable_seqscan`);
     expect(after?.enable_seqscan).toBe("on");
+  });
+
+  test("a search finds the same tasks however it is evaluated: walking the table or hashing the ids", async () => {
+    // Small pages walk the table checking each task's vector (the words are in most tasks);
+    // larger ones, later ones, orders no index gives and counts hash the matching ids.
+    const all = async (q: string, limit: number, sort?: string, run?: string) => {
+      const got: string[] = [];
+      let cursor: string | undefined;
+      do {
+        const page = await listTasks(database.db, { run, q, sort, limit, cursor }, { plain: 100, word: 100, phrase: 100 });
+        got.push(...page.items.map((i) => i.task_id));
+        cursor = page.next ?? undefined;
+      } while (cursor);
+      return got.sort();
+    };
+    for (const q of ["pipefail", "sqlite3", "crontab set", '"set euo pipefail"', "euo-pipefail", '"pipefail set"', '"euo pipefail" sqlite3', "big-7"]) {
+      const terms = searchTerms(q);
+      const exact = terms.length ? sql.join(terms.map((t) => sql`phraseto_tsquery('simple', ${t})`), sql` && `) : sql`NULL::tsquery`;
+      const expected = (
+        await execRows<{ ext_id: string }>(
+          database.db,
+          sql`SELECT t.ext_id FROM tasks t JOIN task_search s ON s.task_id = t.id
+              WHERE t.run_id = (SELECT id FROM runs WHERE name = 'big') AND (s.search @@ (${exact}) OR t.ext_id = ${q})`,
+        )
+      )
+        .map((r) => r.ext_id)
+        .sort();
+      if (q !== '"pipefail set"') expect(expected.length, q).toBeGreaterThan(0); // that one is never in this order
+      const smallPages = await all(q, 5, undefined, "big");
+      expect(smallPages, q).toEqual(expected);
+      expect(await all(q, 400, "-solution_lines", "big"), q).toEqual(expected);
+      expect((await all(q, 400, "-instruction_words")).filter((id) => id.startsWith("big-")), q).toEqual(expected);
+      const counted = await listTasks(database.db, { run: "big", q, limit: 5 }, { plain: N, word: N, phrase: N });
+      expect(counted.total, q).toBe(expected.length);
+    }
   });
 
   test("facets list operators, categories and the last round", async () => {
