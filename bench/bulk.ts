@@ -1,10 +1,10 @@
-// npm run bench:bulk [-- --pg ADMIN_URL --total 68239 --match 10000 --repeat 3 --keep]
+// npm run bench:bulk [-- --pg ADMIN_URL --total 68239 --match 10000 --repeat 3 --keep --name DB]
 // A bulk decision on ≥ 10,000 tasks in PostgreSQL, timed through the same query functions the
 // API calls (preview = dry run, apply = the one transaction). Runs in a scratch database made for
 // it and dropped afterwards: a small generated run is ingested for realistic rows (metrics,
-// search vectors, indexes), then its task rows are copied in SQL up to `--total` rows in a run
-// named "paper", whose round-statistics rollups are built (as the Rounds page does), so that each
-// apply also pays their trigger. Nothing outside the scratch database is touched.
+// search vectors, indexes), then its task rows and their search vectors are copied in SQL up to
+// `--total` rows in a run named "paper", whose round-statistics rollups are built (as the Rounds
+// page does), so that each apply also pays their trigger. Nothing outside the scratch database is touched.
 import { execFileSync } from "node:child_process";
 import fs from "node:fs";
 import os from "node:os";
@@ -18,6 +18,7 @@ import { canonicalFilter } from "@/lib/api/bulk-schemas";
 import { CLI_ACTOR } from "@/lib/auth/actor";
 import type { ReviewDecision } from "@/lib/domain";
 import { ingestPath } from "@/lib/ingest";
+import { backendCpu } from "./backend-cpu";
 
 const { values: args } = parseArgs({
   options: {
@@ -27,28 +28,14 @@ const { values: args } = parseArgs({
     repeat: { type: "string", default: "3" },
     source: { type: "string", default: "400" },
     keep: { type: "boolean", default: false },
+    /** The scratch database's name (default rst_review_bulk_<pid>). */
+    name: { type: "string" },
     /** An existing database prepared by an earlier --keep run (skips generating and copying). */
     reuse: { type: "string" },
   },
 });
 
 const ms = (t0: number) => Math.round(performance.now() - t0);
-
-/** CPU seconds used so far by the PostgreSQL backends of one database (Linux /proc; 100 ticks/s). */
-function backendCpu(dbName: string): number {
-  let ticks = 0;
-  for (const pid of fs.readdirSync("/proc").filter((p) => /^\d+$/.test(p))) {
-    try {
-      if (!fs.readFileSync(`/proc/${pid}/cmdline`, "utf8").includes(` ${dbName} `)) continue;
-      const stat = fs.readFileSync(`/proc/${pid}/stat`, "utf8");
-      const fields = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
-      ticks += Number(fields[11]) + Number(fields[12]);
-    } catch {
-      // the process ended meanwhile
-    }
-  }
-  return ticks / 100;
-}
 
 /** A small generated run ingested for realistic rows, then copied in SQL up to `total` rows in run "paper". */
 async function prepare(db: Db, work: string): Promise<Record<string, number>> {
@@ -73,14 +60,23 @@ async function prepare(db: Db, work: string): Promise<Record<string, number>> {
     WHERE t.run_id = (SELECT id FROM runs WHERE name = 'source')
     ORDER BY g, t.id
     LIMIT ${Number(args.total)}`);
-  await db.execute(sql`VACUUM ANALYZE tasks`);
+  // Each copy searchable as its original (task_search, migration 0013).
+  await db.execute(sql`
+    INSERT INTO task_search (task_id, search)
+    SELECT c.id, s.search
+    FROM tasks c
+    JOIN tasks t ON t.run_id = (SELECT id FROM runs WHERE name = 'source') AND t.ext_id = regexp_replace(c.ext_id, '-c[0-9]+$', '')
+    JOIN task_search s ON s.task_id = t.id
+    WHERE c.run_id = (SELECT id FROM runs WHERE name = 'paper')`);
+  await db.execute(sql`VACUUM ANALYZE tasks, task_search`);
   return { source_ingest_ms: sourceIngestMs, copy_ms: ms(t0) };
 }
 
 async function main() {
   const { default: postgres } = await import("postgres");
   const admin = postgres(args.pg, { max: 1, onnotice: () => {} });
-  const name = args.reuse ?? `rst_review_bulk_${process.pid}`;
+  const name = args.reuse ?? args.name ?? `rst_review_bulk_${process.pid}`;
+  if (!/^[a-z_][a-z0-9_]*$/.test(name)) throw new Error(`not a plain database name: ${name}`);
   if (!args.reuse) await admin.unsafe(`CREATE DATABASE ${name}`);
   const url = new URL(args.pg);
   url.pathname = `/${name}`;
@@ -146,12 +142,8 @@ async function main() {
       const applyMs = ms(t0);
       const applyCpu = Number((backendCpu(name) - cpu0).toFixed(2));
       if (!result.ok) throw new Error(`refused: count ${result.count}`);
-      // The search index's queued entries, merged as autovacuum would after the commit: timed apart.
-      t0 = performance.now();
-      await db.execute(sql`SELECT gin_clean_pending_list('tasks_search_idx'::regclass)`);
-      const mergeMs = ms(t0);
-      timings.push({ decision: d.decision, count: result.result.count, preview_ms: previewMs, apply_ms: applyMs, apply_db_cpu_s: applyCpu, deferred_index_merge_ms: mergeMs, load_1m: os.loadavg()[0]?.toFixed(2) ?? "" });
-      process.stderr.write(`${d.decision}: ${result.result.count} tasks, preview ${previewMs} ms, apply ${applyMs} ms (database CPU ${applyCpu} s), deferred index merge ${mergeMs} ms\n`);
+      timings.push({ decision: d.decision, count: result.result.count, preview_ms: previewMs, apply_ms: applyMs, apply_db_cpu_s: applyCpu, load_1m: os.loadavg()[0]?.toFixed(2) ?? "" });
+      process.stderr.write(`${d.decision}: ${result.result.count} tasks, preview ${previewMs} ms, apply ${applyMs} ms (database CPU ${applyCpu} s)\n`);
     }
     out.runs = timings;
     const [written] = await execRows<{ reviews: number; audit: number }>(

@@ -117,7 +117,6 @@ export const tasks = pgTable(
     reviewState: text("review_state").$type<ReviewState>().notNull().default("unreviewed"),
     version: integer("version").notNull().default(1),
     openFlags: integer("open_flags").notNull().default(0),
-    search: tsvector("search"),
   },
   (t) => [
     uniqueIndex("tasks_run_ext_uq").on(t.runId, t.extId),
@@ -138,8 +137,23 @@ export const tasks = pgTable(
     index("tasks_solution_lines_idx").on(t.runId, t.solutionLines),
     index("tasks_commands_idx").on(t.runId, t.commands),
     index("tasks_pass_idx").on(t.runId, t.passAtK),
-    index("tasks_search_idx").using("gin", t.search),
   ],
+);
+
+/**
+ * A task's full-text vector (instruction, solution and verifier words, ≈ 15 kB), in a table of its
+ * own: a review decision rewrites the task row (no update of it can be HOT), and with the vector
+ * beside it every decision also re-entered all of the task's words in the GIN index (migration 0013).
+ */
+export const taskSearch = pgTable(
+  "task_search",
+  {
+    taskId: integer("task_id")
+      .primaryKey()
+      .references(() => tasks.id, { onDelete: "cascade" }),
+    search: tsvector("search").notNull(),
+  },
+  (t) => [index("task_search_idx").using("gin", t.search)],
 );
 
 export const taskFiles = pgTable(

@@ -15,11 +15,13 @@ export interface TestDatabase extends Database {
   backend: Backend;
 }
 
-export async function createTestDatabase(backend: Backend): Promise<TestDatabase> {
+/** `migrate: false` (migration tests): an empty database, nothing applied. */
+export async function createTestDatabase(backend: Backend, opts: { migrate?: boolean } = {}): Promise<TestDatabase> {
+  const migrate = opts.migrate ?? true;
   if (backend === "pglite") {
-    const snapshot = inject("pgliteSnapshot");
+    const snapshot = migrate ? inject("pgliteSnapshot") : null;
     const loadDataDir = snapshot ? new Blob([fs.readFileSync(snapshot)]) : undefined;
-    const database = await openDatabase({ pgliteDir: "memory://", loadDataDir, migrate: !snapshot });
+    const database = await openDatabase({ pgliteDir: "memory://", loadDataDir, migrate: migrate && !snapshot });
     return { ...database, backend };
   }
   const adminUrl = env.testDatabaseUrl;
@@ -30,7 +32,7 @@ export async function createTestDatabase(backend: Backend): Promise<TestDatabase
   await admin.unsafe(`CREATE DATABASE ${name}`);
   const url = new URL(adminUrl);
   url.pathname = `/${name}`;
-  const database = await openDatabase({ url: url.toString() });
+  const database = await openDatabase({ url: url.toString(), migrate });
   return {
     ...database,
     backend,

@@ -9,7 +9,7 @@ import { DECISION_STATE, type RejectReason, type ReviewDecision, type ReviewStat
 import type { TaskFilter } from "@/lib/tasks/filter";
 import { execRows, type Db } from "../client";
 import { auditLog, reviews, tasks } from "../schema";
-import { taskFilterWhere } from "./tasks";
+import { planTextSearch, taskFilterWhere } from "./tasks";
 
 export const BULK_ACTION = "review.bulk";
 
@@ -33,9 +33,9 @@ class CountChanged extends Error {
   }
 }
 
-/** A text search goes through the GIN index, as in listTasks (the planner would scan the table). */
+/** A text search is planned as in listTasks (db/queries/tasks.ts planTextSearch). */
 async function searchThroughIndex(tx: Db, filter: TaskFilter) {
-  if (filter.q) await tx.execute(sql`SET LOCAL enable_seqscan = off`);
+  if (filter.q) await planTextSearch(tx);
 }
 
 /** The exact count (no cap: the reviewer confirms this number), the review states, a sample. */
@@ -103,11 +103,6 @@ export async function applyBulkDecision(db: Db, input: BulkDecisionInput, actor:
       if (!bulk) throw new Error("bulk audit insert returned nothing");
 
       await searchThroughIndex(tx, input.filter);
-      // Every task row written is a new row version, and the full-text GIN index takes each one's
-      // few hundred words again: merged into the index as they come (pending list of 4 MB) that is
-      // ≈ 90 % of the work (docs/bulk-bench.md). Queued instead, autovacuum or autoanalyze merges
-      // them after the commit, outside the reviewer's wait.
-      await tx.execute(sql`SET LOCAL gin_pending_list_limit = '512MB'`);
       const where = taskFilterWhere(input.filter) ?? sql`true`;
       // One statement: the row locks of the UPDATE fix the set; a task changed meanwhile by a
       // single decision is re-checked against the filter and, if it still matches, is based on

@@ -10,7 +10,7 @@ import { SEARCH_VECTOR_PROBE, searchVector } from "@/lib/ingest/search-vector";
 import { execRows, type Db } from "../client";
 import { CHUNK_ROWS, chunks, insertJson, recordset } from "./bulk";
 import { storeReadings } from "./checks";
-import { blobs, checkReadings, evals, logChunks, runs, taskFiles, tasks, trialLogs, trials, trialTests, type NewTask } from "../schema";
+import { blobs, checkReadings, evals, logChunks, runs, taskFiles, tasks, taskSearch, trialLogs, trials, trialTests, type NewTask } from "../schema";
 
 const BLOBS = recordset(blobs, ["hash", "size", "encoding", "content"]);
 const TASK_FILES = recordset(taskFiles, ["taskId", "path", "blobHash", "size"]);
@@ -25,6 +25,13 @@ const TASK_KEYS = [
   "passAt1", "meanReward",
 ] as const satisfies readonly (keyof NewTask)[];
 const TASKS = recordset(tasks, TASK_KEYS);
+const TASK_SEARCH = recordset(taskSearch, ["taskId"]);
+/** A search row's vector: the reader's, or to_tsvector of the text where the database builds it. */
+const SEARCH_VECTOR = {
+  columns: sql`search`,
+  values: sql`COALESCE(r."searchVector"::tsvector, to_tsvector('simple', r."searchText"))`,
+  fields: sql`"searchText" text, "searchVector" text`,
+};
 const TRIAL_KEYS = [
   "taskId", "extId", "check", "agentName", "modelName", "reward", "rewards", "exceptionType", "exceptionMessage",
   "taskChecksum", "contentHash", "startedAt", "finishedAt", "phases", "problems", "source",
@@ -40,7 +47,7 @@ export interface RunInput {
 }
 
 export interface TaskInput {
-  row: Omit<NewTask, "runId" | "search">;
+  row: Omit<NewTask, "runId">;
   searchText: string;
   /** to_tsvector('simple', searchText) as a tsvector literal, when the reader could build it
    * (lib/ingest/search-vector.ts); null leaves it to the database */
@@ -98,7 +105,7 @@ async function tuneTransaction(tx: Db): Promise<string[]> {
     tx,
     sql`SELECT i.indexrelid::text AS oid, pg_has_role(c.relowner, 'USAGE') AS mine
         FROM pg_index i JOIN pg_class c ON c.oid = i.indexrelid JOIN pg_am am ON am.oid = c.relam
-        WHERE i.indrelid = ${getTableName(tasks)}::regclass AND am.amname = 'gin'`,
+        WHERE i.indrelid = ${getTableName(taskSearch)}::regclass AND am.amname = 'gin'`,
   );
   if (gin.length === 0 || gin.some((g) => !g.mine)) return [];
   await tx.execute(sql`SET LOCAL gin_pending_list_limit = '64MB'`);
@@ -112,14 +119,20 @@ async function tuneTransaction(tx: Db): Promise<string[]> {
  * it takes seconds and the round statistics drop from ~350 to ~110 ms (docs/benchmarks.md).
  */
 export async function vacuumAfterImport(db: Db): Promise<void> {
-  await db.execute(sql`VACUUM (ANALYZE) ${tasks}, ${trials}`);
+  await db.execute(sql`VACUUM (ANALYZE) ${tasks}, ${taskSearch}, ${trials}`);
   // Fresh statistics for the other tables an import fills: without them (autovacuum off or
   // late) the planner takes a task's 7 files for 3,000 and sends a diff's file query through a
   // parallel plan that costs 30 ms instead of 2 (docs/benchmarks.md).
   await db.execute(sql`ANALYZE ${taskFiles}, ${blobs}, ${trialTests}, ${trialLogs}, ${evals}, ${checkReadings}`);
 }
 
-/** Batches one run's rows; `flush` writes them. Lives inside one transaction. */
+/** A row of task_search as it travels: the vector, or the text the database makes it from. */
+interface SearchRow {
+  taskId: number;
+  searchText: string | null;
+  searchVector: string | null;
+}
+
 /** A task's place in its lineage tree (tasks.parent_id, root_id, depth, path). */
 interface Placement {
   id: number;
@@ -128,6 +141,7 @@ interface Placement {
   path: string;
 }
 
+/** Batches one run's rows; `flush` writes them. Lives inside one transaction. */
 export class RunWriter {
   readonly counts: WriteCounts = { tasksNew: 0, tasksChanged: 0, tasksUnchanged: 0, trialsNew: 0, files: 0, blobsNew: 0, bytesNew: 0 };
   private existing = new Map<string, { id: number; contentHash: string }>();
@@ -309,36 +323,39 @@ export class RunWriter {
       const rows = part.map((t, i) => {
         const id = ids[i]?.id;
         if (id === undefined) throw new Error("could not allocate task ids");
-        const place = this.place(t.row.extId, t.row.parentExtId ?? null, id);
-        // Only one of the two travels: the ready vector, or the text for to_tsvector.
-        const vector = this.vectorsAgree ? t.searchVector : null;
-        return { ...t.row, ...place, searchText: vector === null ? t.searchText : null, searchVector: vector };
+        return { task: { ...t.row, ...this.place(t.row.extId, t.row.parentExtId ?? null, id) }, search: this.searchRow(id, t) };
       });
       const inserted = await execRows<{ id: number; ext_id: string }>(
         this.tx,
-        insertJson(tasks, TASKS, rows, {
-          extra: {
-            columns: sql`run_id, search`,
-            values: sql`${this.runId}::int, COALESCE(r."searchVector"::tsvector, to_tsvector('simple', r."searchText"))`,
-            fields: sql`"searchText" text, "searchVector" text`,
-          },
-          tail: sql`RETURNING id, ext_id`,
-        }),
+        insertJson(
+          tasks,
+          TASKS,
+          rows.map((r) => r.task),
+          { extra: { columns: sql`run_id`, values: sql`${this.runId}::int` }, tail: sql`RETURNING id, ext_id` },
+        ),
       );
       for (const r of inserted) this.taskIds.set(r.ext_id, r.id);
       this.counts.tasksNew += inserted.length;
+      await this.tx.execute(insertJson(taskSearch, TASK_SEARCH, rows.map((r) => r.search), { extra: SEARCH_VECTOR }));
     }
+    const changedSearch: SearchRow[] = [];
     for (const t of changed) {
       const prev = this.existing.get(t.row.extId);
       if (!prev) continue;
       // Changed content: new files and metrics, a new version; the review history is kept.
       await this.tx
         .update(tasks)
-        .set({ ...t.row, search: sql`to_tsvector('simple', ${t.searchText})`, version: sql`${tasks.version} + 1` })
+        .set({ ...t.row, version: sql`${tasks.version} + 1` })
         .where(eq(tasks.id, prev.id));
       await this.tx.delete(taskFiles).where(eq(taskFiles.taskId, prev.id));
       await this.tx.delete(evals).where(eq(evals.taskId, prev.id));
+      changedSearch.push(this.searchRow(prev.id, t));
       this.counts.tasksChanged++;
+    }
+    for (const part of chunks(changedSearch, 500)) {
+      await this.tx.execute(
+        insertJson(taskSearch, TASK_SEARCH, part, { extra: SEARCH_VECTOR, tail: sql`ON CONFLICT (task_id) DO UPDATE SET search = EXCLUDED.search` }),
+      );
     }
     const fileRows = batch.flatMap((t) => {
       const taskId = this.taskIds.get(t.row.extId);
@@ -401,6 +418,13 @@ export class RunWriter {
     }
   }
 
+  /** A task's row of task_search. Only one of the two travels: the ready vector, or the text for
+   * to_tsvector (a database that builds other vectors than the reader). */
+  private searchRow(taskId: number, t: TaskInput): SearchRow {
+    const vector = this.vectorsAgree ? t.searchVector : null;
+    return { taskId, searchText: vector === null ? t.searchText : null, searchVector: vector };
+  }
+
   /** The last writes of a good import: the pending rows, lineage (below), the GIN pending
    * lists merged into their indexes, and fresh planner statistics. */
   async finish(): Promise<void> {
@@ -410,7 +434,7 @@ export class RunWriter {
     // Without them the first queries after an import are planned for tables the planner has not
     // seen (a round-statistics slice of a new paper-scale run was planned as a row-by-row join:
     // 20 s). ANALYZE works inside the transaction and counts its own rows; VACUUM cannot.
-    await this.tx.execute(sql`ANALYZE ${tasks}, ${trials}`);
+    await this.tx.execute(sql`ANALYZE ${tasks}, ${taskSearch}, ${trials}`);
   }
 
   /** Resolves parent links and derives root, depth and materialized path, in the database. */

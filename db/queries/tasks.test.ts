@@ -3,6 +3,7 @@ import { sql } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import { execRows } from "@/db/client";
 import { BACKENDS, createTestDatabase, type TestDatabase } from "@/db/testing";
+import { searchTerms } from "@/lib/tasks/search";
 import { PHRASE_COUNT_CAP } from "@/lib/tasks/total";
 import { encodeCursor, getFacets, listTasks } from "./tasks";
 
@@ -18,16 +19,22 @@ describe.each(BACKENDS)("task list totals on %s", (backend) => {
     await db.execute(sql`INSERT INTO runs (name, format) VALUES ('big', 'native'), ('small', 'native')`);
     // Every task says "set euo pipefail"; odd ones also "sqlite3", every 100th "crontab".
     await db.execute(sql`
-      INSERT INTO tasks (run_id, ext_id, status, content_hash, round, operator, category, solution_lines, search)
+      INSERT INTO tasks (run_id, ext_id, status, content_hash, round, operator, category, solution_lines)
       SELECT (SELECT id FROM runs WHERE name = 'big'), 'big-' || g, CASE WHEN g % 4 = 0 THEN 'rejected' ELSE 'accepted' END,
-             'h' || g, g % 16, 'op-' || (g % 3), 'cat-' || (g % 2), g,
-             to_tsvector('simple', 'set euo pipefail ' || CASE WHEN g % 2 = 1 THEN 'sqlite3 ' ELSE '' END ||
-                                   CASE WHEN g % 100 = 0 THEN 'crontab' ELSE '' END)
+             'h' || g, g % 16, 'op-' || (g % 3), 'cat-' || (g % 2), g
       FROM generate_series(1, ${N}) AS g`);
     await db.execute(sql`
-      INSERT INTO tasks (run_id, ext_id, status, content_hash, round, operator, search)
-      SELECT (SELECT id FROM runs WHERE name = 'small'), 'small-' || g, 'accepted', 's' || g, 1, 'op-x', to_tsvector('simple', 'set euo pipefail')
+      INSERT INTO task_search (task_id, search)
+      SELECT id, to_tsvector('simple', 'set euo pipefail ' || CASE WHEN g % 2 = 1 THEN 'sqlite3 ' ELSE '' END ||
+                                       CASE WHEN g % 100 = 0 THEN 'crontab' ELSE '' END)
+      FROM (SELECT id, substring(ext_id FROM 5)::int AS g FROM tasks WHERE run_id = (SELECT id FROM runs WHERE name = 'big')) AS t`);
+    await db.execute(sql`
+      INSERT INTO tasks (run_id, ext_id, status, content_hash, round, operator)
+      SELECT (SELECT id FROM runs WHERE name = 'small'), 'small-' || g, 'accepted', 's' || g, 1, 'op-x'
       FROM generate_series(1, 7) AS g`);
+    await db.execute(sql`
+      INSERT INTO task_search (task_id, search)
+      SELECT id, to_tsvector('simple', 'set euo pipefail') FROM tasks WHERE run_id = (SELECT id FROM runs WHERE name = 'small')`);
     // Half without pass@k (rejected tasks have none), with ties, for the descending sorts.
     await db.execute(sql`INSERT INTO runs (name, format) VALUES ('nulls', 'native')`);
     await db.execute(sql`
@@ -35,7 +42,7 @@ describe.each(BACKENDS)("task list totals on %s", (backend) => {
       SELECT (SELECT id FROM runs WHERE name = 'nulls'), 'n-' || g, 'accepted', 'n' || g, 2,
              CASE WHEN g % 2 = 0 THEN (g % 5) / 4.0 END, g % 3
       FROM generate_series(1, 23) AS g`);
-    await db.execute(sql`ANALYZE tasks`);
+    await db.execute(sql`ANALYZE tasks, task_search`);
   });
   afterAll(async () => {
     await database.close();
@@ -148,6 +155,41 @@ describe.each(BACKENDS)("task list totals on %s", (backend) => {
     });
     const [after] = await execRows<{ enable_seqscan: string }>(database.db, sql`SHOW enable_seqscan`);
     expect(after?.enable_seqscan).toBe("on");
+  });
+
+  test("a search finds the same tasks however it is evaluated: walking the table or hashing the ids", async () => {
+    // Small pages walk the table checking each task's vector (the words are in most tasks);
+    // larger ones, later ones, orders no index gives and counts hash the matching ids.
+    const all = async (q: string, limit: number, sort?: string, run?: string) => {
+      const got: string[] = [];
+      let cursor: string | undefined;
+      do {
+        const page = await listTasks(database.db, { run, q, sort, limit, cursor }, { plain: 100, word: 100, phrase: 100 });
+        got.push(...page.items.map((i) => i.task_id));
+        cursor = page.next ?? undefined;
+      } while (cursor);
+      return got.sort();
+    };
+    for (const q of ["pipefail", "sqlite3", "crontab set", '"set euo pipefail"', "euo-pipefail", '"pipefail set"', '"euo pipefail" sqlite3', "big-7"]) {
+      const terms = searchTerms(q);
+      const exact = terms.length ? sql.join(terms.map((t) => sql`phraseto_tsquery('simple', ${t})`), sql` && `) : sql`NULL::tsquery`;
+      const expected = (
+        await execRows<{ ext_id: string }>(
+          database.db,
+          sql`SELECT t.ext_id FROM tasks t JOIN task_search s ON s.task_id = t.id
+              WHERE t.run_id = (SELECT id FROM runs WHERE name = 'big') AND (s.search @@ (${exact}) OR t.ext_id = ${q})`,
+        )
+      )
+        .map((r) => r.ext_id)
+        .sort();
+      if (q !== '"pipefail set"') expect(expected.length, q).toBeGreaterThan(0); // that one is never in this order
+      const smallPages = await all(q, 5, undefined, "big");
+      expect(smallPages, q).toEqual(expected);
+      expect(await all(q, 400, "-solution_lines", "big"), q).toEqual(expected);
+      expect((await all(q, 400, "-instruction_words")).filter((id) => id.startsWith("big-")), q).toEqual(expected);
+      const counted = await listTasks(database.db, { run: "big", q, limit: 5 }, { plain: N, word: N, phrase: N });
+      expect(counted.total, q).toBe(expected.length);
+    }
   });
 
   test("facets list operators, categories and the last round", async () => {

@@ -1,15 +1,15 @@
 // The task table and the task page. List queries select only columns; file bytes never ride along.
-import { and, asc, desc, eq, gte, inArray, isNotNull, isNull, lte, sql, type SQL } from "drizzle-orm";
+import { and, asc, desc, eq, getTableName, gte, inArray, isNotNull, isNull, lte, sql, type SQL } from "drizzle-orm";
 import type { FacetsJson, TaskDetailJson, TaskListJson, TaskRefJson, TaskRowJson } from "@/lib/api/types";
 import type { RangeMetric, SortColumn, TaskFilter } from "@/lib/tasks/filter";
 import { RANGE_METRICS } from "@/lib/tasks/filter";
 import { NO_REASON } from "@/lib/domain";
 import { passAtK } from "@/lib/metrics/pass-at-k";
-import { searchTerms } from "@/lib/tasks/search";
+import { needsPositions, searchTerms } from "@/lib/tasks/search";
 import { COUNT_CAPS, countCap, totalFromCappedCount, totalFromPage, type CountCaps } from "@/lib/tasks/total";
 import type { AnyPgColumn } from "drizzle-orm/pg-core";
 import { execRows, type Db } from "../client";
-import { blobs, evals, runs, taskFiles, tasks, trials } from "../schema";
+import { blobs, evals, runs, taskFiles, tasks, taskSearch, trials } from "../schema";
 import { listReviews } from "./reviews";
 
 const rowColumns = {
@@ -88,6 +88,13 @@ const RUN_INDEXED_SORTS: ReadonlySet<SortColumn> = new Set<SortColumn>([
   "pass_at_k",
 ]);
 
+/** Whether an index gives the page's order, so that a page reads only as far as its end. */
+function indexOrdered(f: TaskFilter): boolean {
+  const sort = f.sort ?? "round";
+  if (f.run) return RUN_INDEXED_SORTS.has(sort.replace(/^-/, "") as SortColumn);
+  return sort === "round"; // (round, id), across runs; descending puts missing rounds first
+}
+
 const RANGE_COLUMNS: Record<RangeMetric, AnyPgColumn> = {
   solution_lines: tasks.solutionLines,
   commands: tasks.commands,
@@ -97,8 +104,68 @@ const RANGE_COLUMNS: Record<RangeMetric, AnyPgColumn> = {
   pass_at_k: tasks.passAtK,
 };
 
-/** The WHERE clause of a filter; shared with bulk actions so they apply to exactly this set. */
-export function taskFilterWhere(f: TaskFilter): SQL | undefined {
+/**
+ * A statement that stops after `n` matches walks the table checking each task it meets against
+ * its own vector only when the words are common enough: matches² > WALK_COST × n × tasks. Else it
+ * first hashes the ids of all the tasks that match. Per task, on the machine of
+ * docs/benchmarks.md: a vector checked ≈ 7 µs, an id hashed ≈ 0.5 µs.
+ */
+const WALK_COST = 15;
+
+/**
+ * Tasks whose text has every term of `q` (lib/tasks/search.ts), or whose id is `q`. The index
+ * holds punctuation-split words (lib/ingest), so "out-2.txt" is the phrase out 2 txt.
+ *
+ * The vectors live in task_search (migration 0013). The planner costs `@@` as if it were free,
+ * while each vector it checks is ≈ 15 kB to decompress: given a join, it checks them one by one
+ * for thousands of tasks. So no join: the ids of the tasks with all the words come from the GIN
+ * index alone (planTextSearch) and are hashed once, and each task is looked up among them; word
+ * positions, for a phrase, are then checked on the tasks found, one vector each.
+ * `stopAfter`: the statement ends after that many matches (a page in an index's order, a capped
+ * count); if the words are common (WALK_COST), each task met is checked against its own vector
+ * instead, and the statement ends long before all the ids would have been hashed.
+ */
+function textMatch(q: string, stopAfter = Infinity): SQL {
+  const ids = sql`ARRAY(SELECT t.id FROM ${tasks} t WHERE t.ext_id = ${q} AND t.run_id = ANY(ARRAY(SELECT r.id FROM ${runs} r)))`;
+  const byId = sql`${tasks.id} = ANY(${ids})`;
+  const terms = searchTerms(q);
+  if (terms.length === 0) return byId;
+  const words = sql`plainto_tsquery('simple', ${terms.join(" ")})`;
+  const exact = sql.join(terms.map((t) => sql`phraseto_tsquery('simple', ${t})`), sql` && `);
+  const ownVector = sql`(SELECT s.search @@ (${exact}) FROM ${taskSearch} s WHERE s.task_id = ${tasks.id})`;
+  const hashed = sql`${tasks.id} IN (SELECT ${taskSearch.taskId} FROM ${taskSearch} WHERE ${taskSearch.search} @@ ${words})`;
+  const inSet = needsPositions(terms) ? sql`${hashed} AND ${ownVector}` : hashed;
+  if (stopAfter === Infinity) return sql`(${inSet} OR ${byId})`;
+  // Matches counted up to the number that makes walking pay (none: more than there are tasks,
+  // by the planner's estimate of the table), so a word in every task costs a few thousand rows.
+  const common = sql`(SELECT count(*) >= w.n
+    FROM (SELECT ceil(sqrt(${WALK_COST * stopAfter}::float8 * greatest(c.reltuples, 1)))::int AS n, c.reltuples
+          FROM pg_class c WHERE c.oid = ${getTableName(taskSearch)}::regclass) AS w,
+      LATERAL (SELECT 1 FROM ${taskSearch} WHERE ${taskSearch.search} @@ ${words} LIMIT w.n) AS m
+    WHERE w.n <= w.reltuples
+    GROUP BY w.n)`;
+  return sql`(CASE WHEN ${common} THEN ${ownVector} ELSE ${inSet} END OR ${byId})`;
+}
+
+/**
+ * Planner settings for the statements of a text search, until the transaction ends (`on` false:
+ * back to the session's). No sequential scans: the matching ids come from the GIN index, not from
+ * decompressing every vector. No JIT, whose threshold the disabled scans' cost estimates can cross
+ * (0.1–0.8 s of compiling). No parallel workers: each would hash all the matching ids again.
+ */
+export async function planTextSearch(tx: Db, on = true): Promise<void> {
+  await tx.execute(
+    on
+      ? sql`SELECT set_config('enable_seqscan', 'off', true), set_config('jit', 'off', true), set_config('max_parallel_workers_per_gather', '0', true)`
+      : sql`SELECT set_config(name, reset_val, true) FROM pg_settings WHERE name IN ('enable_seqscan', 'jit', 'max_parallel_workers_per_gather')`,
+  );
+}
+
+/**
+ * The WHERE clause of a filter; shared with bulk actions so they apply to exactly this set.
+ * `stopAfter`: the statement ends after that many matching rows (textMatch).
+ */
+export function taskFilterWhere(f: TaskFilter, stopAfter?: number): SQL | undefined {
   const c: (SQL | undefined)[] = [];
   if (f.run) c.push(sql`${tasks.runId} = (SELECT id FROM runs WHERE name = ${f.run})`);
   if (f.round !== undefined) c.push(eq(tasks.round, f.round));
@@ -118,13 +185,7 @@ export function taskFilterWhere(f: TaskFilter): SQL | undefined {
     c.push(sql`EXISTS (SELECT 1 FROM flags fl WHERE fl.task_id = ${tasks.id} AND fl.rule = ${f.flag} AND fl.status = 'open'
       AND (fl.source = 'manual' OR fl.content_hash = ${tasks.contentHash}))`);
   }
-  // The index holds punctuation-split words (lib/ingest), so "out-2.txt" is the phrase out 2 txt;
-  // every term must match (lib/tasks/search.ts), or the query is an exact task id.
-  if (f.q) {
-    const terms = searchTerms(f.q);
-    const text = terms.length ? sql.join(terms.map((t) => sql`phraseto_tsquery('simple', ${t})`), sql` && `) : null;
-    c.push(text ? sql`(${tasks.search} @@ (${text}) OR ${tasks.extId} = ${f.q})` : sql`${tasks.extId} = ${f.q}`);
-  }
+  if (f.q) c.push(textMatch(f.q, stopAfter));
   for (const m of RANGE_METRICS) {
     const min = f[`${m}_min`];
     const max = f[`${m}_max`];
@@ -195,15 +256,16 @@ async function pageRows(q: Db, where: SQL | undefined, f: TaskFilter, offset: nu
 
 /** `caps` (tests): where counting stops and the total becomes a lower bound. */
 export async function listTasks(db: Db, f: TaskFilter, caps: CountCaps = COUNT_CAPS): Promise<TaskListResult> {
-  const where = taskFilterWhere(f);
   const offset = decodeCursor(f.cursor);
   const limit = f.limit ?? 50;
   const run = async (q: Db) => {
-    const rows = await pageRows(q, where, f, offset, limit);
+    // A page in an index's order ends at its last row; in any other order it reads every match.
+    const rows = await pageRows(q, taskFilterWhere(f, indexOrdered(f) ? offset + limit + 1 : Infinity), f, offset, limit);
     // A page that ends the list gives the total; otherwise count, but stop at the cap.
     let total = totalFromPage(offset, rows.length, limit);
     if (!total) {
       const cap = countCap(f, caps);
+      const where = taskFilterWhere(f, cap + 1);
       const [count] = await execRows<{ n: number }>(
         q,
         sql`SELECT count(*)::int AS n FROM (SELECT 1 FROM ${tasks} WHERE ${where ?? sql`true`} LIMIT ${cap + 1}) AS capped`,
@@ -212,15 +274,11 @@ export async function listTasks(db: Db, f: TaskFilter, caps: CountCaps = COUNT_C
     }
     return { rows, total };
   };
-  // Full-text matches: the planner costs `search @@ query` as if it were free and, for a word in
-  // most tasks, scans the table, decompressing every task's tsvector (≈ 15 kB of text each). The
-  // GIN index answers a one-word query without reading any tsvector, so the search goes through
-  // an index: no sequential scan, for these two queries only (also inside a caller's transaction).
   const { rows, total } = f.q
     ? await db.transaction(async (tx) => {
-        await tx.execute(sql`SET LOCAL enable_seqscan = off`);
+        await planTextSearch(tx as unknown as Db);
         const result = await run(tx as unknown as Db);
-        await tx.execute(sql`SET LOCAL enable_seqscan TO DEFAULT`);
+        await planTextSearch(tx as unknown as Db, false);
         return result;
       })
     : await run(db);

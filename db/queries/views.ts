@@ -9,17 +9,17 @@ import { countCap, totalFromCappedCount, type TotalCount } from "@/lib/tasks/tot
 import { execRows, type Db } from "../client";
 import { savedViews, tasks, type SavedView } from "../schema";
 import { recordAudit } from "./audit";
-import { taskFilterWhere } from "./tasks";
+import { planTextSearch, taskFilterWhere } from "./tasks";
 
 /** How many tasks match `filter`: the task table's capped count (a lower bound past the cap). */
 export async function countTasks(db: Db, filter: TaskFilter): Promise<TotalCount> {
   const cap = countCap(filter);
-  const where = taskFilterWhere(filter) ?? sql`true`;
+  const where = taskFilterWhere(filter, cap + 1) ?? sql`true`;
   const count = (q: Db) => execRows<{ n: number }>(q, sql`SELECT count(*)::int AS n FROM (SELECT 1 FROM ${tasks} WHERE ${where} LIMIT ${cap + 1}) AS capped`);
-  // A text search through the GIN index, as the table does (db/queries/tasks.ts listTasks).
+  // A text search planned as the table's (db/queries/tasks.ts listTasks).
   const [row] = filter.q
     ? await db.transaction(async (tx) => {
-        await tx.execute(sql`SET LOCAL enable_seqscan = off`);
+        await planTextSearch(tx as unknown as Db);
         return count(tx as unknown as Db);
       })
     : await count(db);

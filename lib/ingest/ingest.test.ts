@@ -104,6 +104,23 @@ describe.each(BACKENDS)("native ingest on %s", (backend) => {
     expect(a1).toMatchObject({ version: 2, reviewState: "accepted", solutionLines: 1, commands: 1 });
   });
 
+  test("a changed task is found by its new text, not its old one", async () => {
+    const dir = fixture("research");
+    writeTask(dir, { id: "a1", parent: "s1", round: 1, solve: "#!/bin/bash\nquokka --now\n" });
+    await ingestPath(database.db, dir);
+    const found = async (q: string) => (await listTasks(database.db, { run: "research", q, limit: 50 })).items.map((t) => t.task_id);
+    expect(await found("quokka")).toEqual(["a1"]);
+    // Non-ASCII text: the database builds this vector itself (lib/ingest/search-vector.ts).
+    writeTask(dir, { id: "a1", parent: "s1", round: 1, solve: "#!/bin/bash\nzebra42 --café\n" });
+    expect(await ingestPath(database.db, dir)).toMatchObject({ tasksChanged: 1, tasksNew: 0 });
+    expect(await found("zebra42")).toEqual(["a1"]);
+    expect(await found("quokka")).toEqual([]);
+    writeTask(dir, { id: "a1", parent: "s1", round: 1, solve: "#!/bin/bash\nwombat\n" });
+    await ingestPath(database.db, dir);
+    expect(await found("wombat")).toEqual(["a1"]);
+    expect(await found("zebra42")).toEqual([]);
+  });
+
   test("a bad line is named with file and line, and nothing is written", async () => {
     const dir = fixture("bad");
     const lineage = path.join(dir, "lineage.jsonl");

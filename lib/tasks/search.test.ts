@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { searchTerms, searchWords } from "./search";
+import { needsPositions, searchTerms, searchWords } from "./search";
 
 describe("search terms", () => {
   it("splits code words like the index does", () => {
@@ -12,5 +12,13 @@ describe("search terms", () => {
     expect(searchTerms('unclosed "quote here')).toEqual(["unclosed", "quote", "here"]);
     expect(searchTerms('-- "" ---')).toEqual([]);
     expect(searchTerms("tar tar")).toEqual(["tar"]);
+  });
+  it("knows which terms are one word to the database's parser", () => {
+    expect(needsPositions(["sqlite3", "crontab", "X11", "007"])).toBe(false);
+    expect(needsPositions(["set euo pipefail"])).toBe(true);
+    expect(needsPositions(["test_outputs"])).toBe(true); // `_` splits words
+    expect(needsPositions(["1e5x"])).toBe(true); // a number, then a word
+    expect(needsPositions(["café"])).toBe(true); // outside ASCII: left to positions
+    expect(needsPositions([])).toBe(false);
   });
 });

@@ -19,3 +19,13 @@ export function searchTerms(q: string): string[] {
   for (const token of rest.split(/\s+/)) terms.push(searchWords(token));
   return [...new Set(terms.filter((t) => t !== ""))];
 }
+
+/**
+ * Whether matching `terms` needs word positions, i.e. some term is more than one word as
+ * PostgreSQL's parser reads it. A run of ASCII letters and digits is one word, unless it starts
+ * like a number in scientific notation (`1e5x` is two); anything else (several words, `_`, other
+ * letters) counts as a phrase, which is always correct, only slower to check.
+ */
+export function needsPositions(terms: string[]): boolean {
+  return terms.some((t) => !/^[A-Za-z0-9]+$/.test(t) || /^[0-9]+e[0-9]/i.test(t));
+}

@@ -2,7 +2,7 @@
 // it is not. Counting is a bounded `count(*)` over `LIMIT cap + 1` rows (db/queries/tasks.ts);
 // this module holds the policy, the SQL lives with the other queries.
 import { formatInt } from "@/lib/format/number";
-import { searchTerms } from "./search";
+import { needsPositions, searchTerms } from "./search";
 import type { TaskFilter } from "./filter";
 
 /**
@@ -28,7 +28,7 @@ export const PHRASE_COUNT_CAP = 1_000;
 /** Whether full-text search for `q` needs PostgreSQL to recheck each candidate row. */
 export function isPhraseSearch(q: string | undefined): boolean {
   if (!q) return false;
-  return searchTerms(q).some((t) => t.includes(" "));
+  return needsPositions(searchTerms(q));
 }
 
 export interface CountCaps {
