@@ -47,7 +47,7 @@ describe.each(BACKENDS)("review queues on %s", (backend) => {
     dir = writeFixtureRun("qx");
     await ingestPath(database.db, dir);
     ids = await findTaskIds(database.db, "qx", ["s1", "s2", "a1", "a2", "b1"]);
-    for (let i = 0; i < 7; i++) {
+    for (let i = 0; i < 8; i++) {
       const email = `r${i}@example.org`;
       const u = await createUser(database.db, { email, role: "reviewer", password: "correct horse battery staple" }, CLI_ACTOR);
       reviewers.push({ kind: "user", id: u.id, label: email, role: "reviewer", userId: u.id });
@@ -190,6 +190,26 @@ describe.each(BACKENDS)("review queues on %s", (backend) => {
     expect((await nextInQueue(db(), q.id, reviewer(6)))?.current?.task_id).toBe(id("b1"));
     // The first reviewer lost it: they are told there is nothing for them now.
     expect((await nextInQueue(db(), q.id, reviewer(5)))?.current).toBeNull();
+  });
+
+  test("a hold is renewed once it has lost a minute, and not rewritten before", async () => {
+    const q = await createQueue(db(), { name: "renew", filter: filter("run=qx&round=2") }, reviewer(0));
+    const first = await nextInQueue(db(), q.id, reviewer(7));
+    const held = first?.current;
+    expect(held?.task_id).toBe(id("b1"));
+    // Asked again at once: the same hold, the same expiry (nothing written).
+    const again = await nextInQueue(db(), q.id, reviewer(7));
+    expect(again?.current).toEqual(held);
+    // Two minutes of a 15-minute hold gone: the next ask renews it to a full 15 minutes.
+    await db().execute(sql`UPDATE queue_reservations SET expires_at = now() + interval '13 minutes' WHERE queue_id = ${q.id}`);
+    const renewed = await nextInQueue(db(), q.id, reviewer(7));
+    expect(renewed?.current?.task_id).toBe(id("b1"));
+    const [row] = await execRows<{ left_s: number }>(
+      db(),
+      sql`SELECT extract(epoch FROM expires_at - now())::float8 AS left_s FROM queue_reservations WHERE queue_id = ${q.id}`,
+    );
+    expect(Number(row?.left_s)).toBeGreaterThan(14 * 60);
+    await releaseReservation(db(), q.id, reviewer(7));
   });
 
   test("an archived queue hands out nothing new", async () => {

@@ -11,7 +11,7 @@ import { parseTaskFilter, taskFilterToSearch, type TaskFilter } from "@/lib/task
 import { execRows, type Db } from "../client";
 import { queueItems, queueReservations, queueSkips, reviewQueues, tasks } from "../schema";
 import { recordAudit } from "./audit";
-import { taskFilterWhere } from "./tasks";
+import { planTextSearch, taskFilterWhere } from "./tasks";
 
 /** The file the review screen shows as the task's instruction. */
 const INSTRUCTION_FILE = "instruction.md";
@@ -38,6 +38,8 @@ export interface NewQueue {
 
 const num = (v: unknown) => Number(v ?? 0);
 const iso = (v: unknown) => new Date(v as string).toISOString();
+/** Members added in one go after which the queue's table gets fresh statistics. */
+const ANALYZE_AFTER = 1000;
 
 /**
  * Adds tasks to a queue, after its last member, in the task table's default order (round, id).
@@ -57,6 +59,8 @@ export async function addToQueue(db: Db, queueId: number, source: QueueSource, a
       where = sql`t.id IN (SELECT unnest(${`{${ids.join(",")}}`}::int[]))`;
     } else {
       where = sql`t.id IN (SELECT ${tasks.id} FROM ${tasks} WHERE ${taskFilterWhere(source.filter) ?? sql`true`})`;
+      // A text search is planned as the task table plans it (its settings last to the commit).
+      if (source.filter.q) await planTextSearch(tx as unknown as Db);
     }
     const [counts] = await execRows<{ matched: number; added: number }>(
       tx,
@@ -78,6 +82,9 @@ export async function addToQueue(db: Db, queueId: number, source: QueueSource, a
     );
     const added = num(counts?.added);
     const result = { added, already: num(counts?.matched) - added };
+    // Thousands of new members: statistics now, as an import ends with, so that the queue's first
+    // reviewers are not planned from a table PostgreSQL has not looked at (autovacuum may be off or late).
+    if (added >= ANALYZE_AFTER) await tx.execute(sql`ANALYZE queue_items`);
     await recordAudit(tx, {
       actorId: actor.userId,
       actorLabel: actor.label,
@@ -243,27 +250,45 @@ export async function nextInQueue(db: Db, queueId: number, actor: Actor, opts: {
   // One statement: the queue, the clean-up of this reviewer's done members and lapsed holds (the
   // others' rows are theirs to clean), the renewal of the rest (exactly the rows not cleaned) and
   // the counts, which holds do not change.
+  //
+  // Every part starts from the reviewer's own reservations (a handful) and looks each member up by
+  // its key: the LATERAL … LIMIT 1 cannot be flattened into a join, so no plan can walk the queue's
+  // open members instead. A queue that was just filled has no statistics yet, and that plan took
+  // 9 ms per call in the review bench (docs/review-bench.md). A hold is renewed once it has lost a
+  // minute (a quarter of a shorter reservation), so most calls write nothing.
   const holds = async () => {
     const [row] = await execRows<{ minutes: number; archived: boolean; left: number; skipped: number; held: HeldRow[] }>(
       db,
-      sql`WITH cleaned AS (
-            DELETE FROM queue_reservations qr USING queue_items qi
-            WHERE qr.queue_id = ${queueId} AND qr.holder = ${actor.id} AND qi.queue_id = qr.queue_id AND qi.task_id = qr.task_id
-              AND (qr.expires_at <= now() OR ${DONE})
+      sql`WITH mine AS MATERIALIZED (
+            SELECT qr.task_id, qr.expires_at, qr.reserved_at, m.position, m.done OR qr.expires_at <= now() AS gone
+            FROM queue_reservations qr
+            CROSS JOIN LATERAL (
+              SELECT qi.position, ${DONE} AS done FROM queue_items qi WHERE qi.queue_id = qr.queue_id AND qi.task_id = qr.task_id LIMIT 1
+            ) m
+            WHERE qr.queue_id = ${queueId} AND qr.holder = ${actor.id}
+          ), cleaned AS (
+            DELETE FROM queue_reservations qr USING mine m
+            WHERE qr.queue_id = ${queueId} AND qr.holder = ${actor.id} AND qr.task_id = m.task_id AND m.gone
             RETURNING 1
           ), renewed AS (
             UPDATE queue_reservations qr SET expires_at = now() + make_interval(mins => q.reservation_minutes)
-            FROM review_queues q, queue_items qi, tasks t
-            WHERE q.id = ${queueId} AND qr.queue_id = q.id AND qr.holder = ${actor.id} AND qi.queue_id = qr.queue_id AND qi.task_id = qr.task_id
-              AND t.id = qr.task_id AND qr.expires_at > now() AND NOT ${DONE}
-            RETURNING qr.task_id, t.ext_id, qi.position, qr.expires_at, qr.reserved_at
+            FROM review_queues q, mine m
+            WHERE q.id = ${queueId} AND qr.queue_id = q.id AND qr.holder = ${actor.id} AND qr.task_id = m.task_id AND NOT m.gone
+              AND qr.expires_at < now() + make_interval(mins => q.reservation_minutes) - least(interval '1 minute', make_interval(mins => q.reservation_minutes) / 4)
+            RETURNING qr.task_id, qr.expires_at
+          ), held AS (
+            SELECT m.task_id, t.ext_id, m.position, coalesce(r.expires_at, m.expires_at) AS expires_at, m.reserved_at
+            FROM mine m
+            CROSS JOIN LATERAL (SELECT t.ext_id FROM tasks t WHERE t.id = m.task_id LIMIT 1) t
+            LEFT JOIN renewed r ON r.task_id = m.task_id
+            WHERE NOT m.gone
           )
           SELECT q.reservation_minutes AS minutes, q.archived_at IS NOT NULL AS archived,
             -- open members only (the partial index of migration 0011), not the whole queue
             (SELECT count(*) FROM queue_items qi WHERE qi.queue_id = q.id AND NOT ${DONE})::int AS left,
             (SELECT count(*) FROM queue_skips s JOIN queue_items qi ON qi.queue_id = s.queue_id AND qi.task_id = s.task_id
              WHERE s.queue_id = q.id AND s.holder = ${actor.id} AND NOT ${DONE})::int AS skipped,
-            (SELECT count(*) FROM cleaned) AS cleaned, (SELECT coalesce(json_agg(renewed), '[]'::json) FROM renewed) AS held
+            (SELECT count(*) FROM cleaned) AS cleaned, (SELECT coalesce(json_agg(held), '[]'::json) FROM held) AS held
           FROM review_queues q
           WHERE q.id = ${queueId}`,
       { prepared: true },
