@@ -393,6 +393,8 @@ export const reviews = pgTable(
       .notNull()
       .references(() => tasks.id, { onDelete: "cascade" }),
     userId: text("user_id").references(() => users.id),
+    /** Who decided, as labelled then: a user's email, a token's name (migration 0014). */
+    actorLabel: text("actor_label"),
     decision: text("decision").$type<ReviewDecision>().notNull(),
     reason: text("reason"),
     note: text("note"),
@@ -475,12 +477,18 @@ export const queueItems = pgTable(
     addedBy: text("added_by"),
     /** When that decision came; set by the reviews trigger of migration 0011, in the decision's transaction. */
     doneAt: ts("done_at"),
+    /** The task's latest decision (not a skip) since it joined, and who made it; kept with done_at (migration 0014). */
+    decision: text("decision").$type<ReviewDecision>(),
+    decidedAt: ts("decided_at"),
+    decidedBy: text("decided_by"),
+    decidedByUser: text("decided_by_user"),
   },
   (t) => [
     primaryKey({ columns: [t.queueId, t.taskId] }),
     index("queue_items_position_idx").on(t.queueId, t.position, t.taskId),
     index("queue_items_task_idx").on(t.taskId),
     index("queue_items_open_idx").on(t.queueId, t.position, t.taskId).where(sql`done_at IS NULL`),
+    index("queue_items_decided_idx").on(t.queueId, t.decidedByUser, t.decidedAt).where(sql`done_at IS NOT NULL`),
   ],
 );
 

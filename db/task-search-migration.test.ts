@@ -1,50 +1,19 @@
 // Migration 0013: the search vectors leave `tasks` for task_search, and every task searchable
 // before is searchable after, by the same words.
-import fs from "node:fs";
-import os from "node:os";
-import path from "node:path";
 import { sql } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
-import { execRows, MIGRATIONS_DIR, migrateDatabase, type Database } from "./client";
+import { execRows, migrateDatabase } from "./client";
+import { databaseBefore } from "./migration-testing";
 import { listTasks } from "./queries/tasks";
-import { BACKENDS, createTestDatabase, type TestDatabase } from "./testing";
+import { BACKENDS, type TestDatabase } from "./testing";
 
 const TAG = "0013_task_search_table";
-
-/** A migrations folder holding every migration before `tag`, as the migrator reads one. */
-function migrationsBefore(tag: string): string {
-  const journal = JSON.parse(fs.readFileSync(path.join(MIGRATIONS_DIR, "meta/_journal.json"), "utf8")) as { entries: { tag: string }[] };
-  const upTo = journal.entries.findIndex((e) => e.tag === tag);
-  if (upTo < 0) throw new Error(`no migration ${tag}`);
-  const dir = fs.mkdtempSync(path.join(os.tmpdir(), "rst-migrations-"));
-  fs.mkdirSync(path.join(dir, "meta"));
-  const entries = journal.entries.slice(0, upTo);
-  fs.writeFileSync(path.join(dir, "meta/_journal.json"), JSON.stringify({ ...journal, entries }));
-  for (const e of entries) fs.copyFileSync(path.join(MIGRATIONS_DIR, `${e.tag}.sql`), path.join(dir, `${e.tag}.sql`));
-  return dir;
-}
-
-async function migrateFrom(database: Database, folder: string): Promise<void> {
-  if (database.kind === "pglite") {
-    const { migrate } = await import("drizzle-orm/pglite/migrator");
-    await migrate(database.db as never, { migrationsFolder: folder });
-  } else {
-    const { migrate } = await import("drizzle-orm/postgres-js/migrator");
-    await migrate(database.db as never, { migrationsFolder: folder });
-  }
-}
 
 describe.each(BACKENDS)(`migration ${TAG} on %s`, (backend) => {
   let database: TestDatabase;
 
   beforeAll(async () => {
-    database = await createTestDatabase(backend, { migrate: false });
-    const folder = migrationsBefore(TAG);
-    try {
-      await migrateFrom(database, folder);
-    } finally {
-      fs.rmSync(folder, { recursive: true, force: true });
-    }
+    database = await databaseBefore(backend, TAG);
     const db = database.db;
     await db.execute(sql`INSERT INTO runs (name, format) VALUES ('m', 'native')`);
     await db.execute(sql`

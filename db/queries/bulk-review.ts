@@ -114,8 +114,8 @@ export async function applyBulkDecision(db: Db, input: BulkDecisionInput, actor:
               WHERE ${where}
               RETURNING ${tasks.id} AS id, ${tasks.version} AS version, ${tasks.contentHash} AS content_hash
             ), inserted AS (
-              INSERT INTO ${reviews} (task_id, user_id, decision, reason, note, base_version, content_hash)
-              SELECT id, ${actor.userId}, ${input.decision}, ${input.reason}, ${input.note}, version - 1, content_hash FROM updated
+              INSERT INTO ${reviews} (task_id, user_id, actor_label, decision, reason, note, base_version, content_hash)
+              SELECT id, ${actor.userId}, ${actor.label}, ${input.decision}, ${input.reason}, ${input.note}, version - 1, content_hash FROM updated
               RETURNING id, task_id, base_version, content_hash
             ), audited AS (
               INSERT INTO ${auditLog} (actor_id, actor_label, action, target_type, target_id, details)

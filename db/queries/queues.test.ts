@@ -128,13 +128,24 @@ describe.each(BACKENDS)("review queues on %s", (backend) => {
   test("done is kept on the members by the decision's own statement: every queue holding the task, bulk decisions too", async () => {
     const a = await createQueue(db(), { name: "done a", filter: filter("run=qx&round=1") }, reviewer(0));
     const b = await createQueue(db(), { name: "done b", filter: filter("run=qx&round_min=1") }, reviewer(0));
+    type Member = { queue_id: number; task_id: number; done_at: string | null; derived: string | null; kept: string | null; latest: string | null };
+    // What the member keeps (done_at; its latest decision, when and by whom) and what the reviews say.
     const doneAt = async () =>
-      execRows<{ queue_id: number; task_id: number; done_at: string | null; derived: string | null }>(
+      execRows<Member>(
         db(),
         sql`SELECT qi.queue_id, qi.task_id, qi.done_at, (SELECT min(r.created_at) FROM reviews r
-              WHERE r.task_id = qi.task_id AND r.created_at >= qi.added_at AND r.decision <> 'skip') AS derived
+              WHERE r.task_id = qi.task_id AND r.created_at >= qi.added_at AND r.decision <> 'skip') AS derived,
+            json_build_object('decision', qi.decision, 'at', qi.decided_at, 'by', qi.decided_by, 'user', qi.decided_by_user)::text AS kept,
+            (SELECT json_build_object('decision', r.decision, 'at', r.created_at, 'by', r.actor_label, 'user', r.user_id)::text FROM reviews r
+              WHERE r.task_id = qi.task_id AND r.created_at >= qi.added_at AND r.decision <> 'skip' ORDER BY r.id DESC LIMIT 1) AS latest
             FROM queue_items qi WHERE qi.queue_id IN (${a.id}, ${b.id}) ORDER BY 1, 2`,
       );
+    const keptIsLatest = (rows: Member[]) => {
+      for (const r of rows) {
+        if (r.latest === null) expect(JSON.parse(r.kept ?? "{}")).toEqual({ decision: null, at: null, by: null, user: null });
+        else expect(r.kept).toBe(r.latest);
+      }
+    };
     expect((await doneAt()).every((r) => r.done_at === null)).toBe(true);
     // A skip decision and a refused (stale) one leave the members open.
     expect((await decide(id("a1"), reviewer(1), "skip")).ok).toBe(true);
@@ -157,9 +168,16 @@ describe.each(BACKENDS)("review queues on %s", (backend) => {
       CLI_ACTOR,
     );
     expect(applied.ok).toBe(true);
+    // A revision by someone else, through a token: the member stays done from the first decision
+    // and now counts for the token.
+    const token: Actor = { kind: "token", id: "token:77", label: "pipeline token", role: "reviewer", userId: null };
+    expect((await decide(id("a1"), token, "needs-changes")).ok).toBe(true);
     const rows = await doneAt();
-    // The stored time is what the reviews say, member by member.
+    // The stored time is what the reviews say, member by member, and so is the latest decision.
     for (const r of rows) expect(r.done_at === null ? null : iso(r.done_at)).toBe(r.derived === null ? null : iso(r.derived));
+    keptIsLatest(rows);
+    expect(JSON.parse(rows.find((r) => r.queue_id === a.id && r.task_id === id("a1"))?.kept ?? "{}")).toMatchObject({ decision: "needs-changes", by: "pipeline token", user: null });
+    expect((await getQueue(db(), a.id, reviewer(1)))?.progress.by_reviewer).toContainEqual({ reviewer: "pipeline token", done: 1 });
     expect(rows.filter((r) => r.queue_id === b.id && r.done_at !== null).length).toBe(1 + Number(preview[0]?.n));
     expect((await getQueue(db(), b.id, reviewer(1)))?.progress.done).toBe(1 + Number(preview[0]?.n));
   });

@@ -69,11 +69,16 @@ export async function addToQueue(db: Db, queueId: number, source: QueueSource, a
           ), base AS (
             SELECT coalesce(max(position), 0) AS p FROM queue_items WHERE queue_id = ${queueId}
           ), inserted AS (
-            INSERT INTO queue_items (queue_id, task_id, position, added_by, done_at)
+            INSERT INTO queue_items (queue_id, task_id, position, added_by, done_at, decision, decided_at, decided_by, decided_by_user)
             SELECT ${queueId}, m.id, (SELECT p FROM base) + row_number() OVER (ORDER BY m.round ASC NULLS LAST, m.id)::int, ${actor.label},
-              -- a decision of a transaction that began before this one, committed meanwhile
-              (SELECT min(r.created_at) FROM reviews r WHERE r.task_id = m.id AND r.created_at >= now() AND r.decision <> 'skip')
+              d.first_at, d.decision, d.created_at, d.actor_label, d.user_id
             FROM matched m
+            -- a decision of a transaction that began before this one, committed meanwhile
+            LEFT JOIN LATERAL (
+              SELECT r.decision, r.created_at, r.actor_label, r.user_id, min(r.created_at) OVER () AS first_at
+              FROM reviews r WHERE r.task_id = m.id AND r.created_at >= now() AND r.decision <> 'skip'
+              ORDER BY r.id DESC LIMIT 1
+            ) d ON true
             WHERE NOT EXISTS (SELECT 1 FROM queue_items q WHERE q.queue_id = ${queueId} AND q.task_id = m.id)
             ON CONFLICT (queue_id, task_id) DO NOTHING
             RETURNING 1
@@ -180,17 +185,6 @@ async function getQueueSummary(db: Db, id: number): Promise<QueueJson | null> {
   return row ? toQueueJson(row) : null;
 }
 
-/** The latest counting decision of each done member, with who made it. */
-const LATEST_DECISIONS = (queueId: number) => sql`
-  SELECT DISTINCT ON (qi.task_id) qi.task_id, r.user_id, r.created_at, r.decision,
-    coalesce(u.email, (SELECT a.actor_label FROM audit_log a WHERE a.action = 'review' AND a.at = r.created_at
-      AND a.target_type = 'task' AND a.target_id = r.task_id::text LIMIT 1), 'unknown') AS reviewer
-  FROM queue_items qi
-  JOIN reviews r ON r.task_id = qi.task_id AND r.created_at >= qi.added_at AND r.decision <> 'skip'
-  LEFT JOIN users u ON u.id = r.user_id
-  WHERE qi.queue_id = ${queueId} AND ${DONE}
-  ORDER BY qi.task_id, r.id DESC`;
-
 type DetailRow = QueueRow & {
   reserved: number;
   by_reviewer: { reviewer: string; done: number }[];
@@ -200,19 +194,27 @@ type DetailRow = QueueRow & {
 
 /**
  * A queue with its progress and, for `actor`, what they decided (for going back) and skipped: one
- * statement, which reads each done member's latest decision once for both.
+ * statement over the members' latest decisions, which the reviews trigger keeps on them
+ * (migration 0014). A user is counted under their email now, a token under its label.
  */
 export async function getQueue(db: Db, queueId: number, actor: Actor): Promise<QueueDetailJson | null> {
   const [row] = await execRows<DetailRow>(
     db,
-    sql`WITH latest AS MATERIALIZED (${LATEST_DECISIONS(queueId)})
-        SELECT ${queueColumns},
+    sql`SELECT ${queueColumns},
           (SELECT count(*) FROM queue_reservations qr WHERE qr.queue_id = q.id AND qr.expires_at > now()
             AND NOT EXISTS (SELECT 1 FROM queue_items qi WHERE qi.queue_id = qr.queue_id AND qi.task_id = qr.task_id AND ${DONE}))::int AS reserved,
           (SELECT coalesce(json_agg(json_build_object('reviewer', b.reviewer, 'done', b.n) ORDER BY b.n DESC, b.reviewer), '[]'::json)
-           FROM (SELECT reviewer, count(*)::int AS n FROM latest GROUP BY reviewer) b) AS by_reviewer,
-          (SELECT coalesce(json_agg(json_build_object('task_id', m.task_id, 'ext_id', t.ext_id, 'decision', m.decision) ORDER BY m.created_at DESC), '[]'::json)
-           FROM (SELECT * FROM latest WHERE user_id = ${actor.userId} ORDER BY created_at DESC LIMIT 200) m JOIN tasks t ON t.id = m.task_id) AS mine,
+           FROM (SELECT coalesce(u.email, d.label, 'unknown') AS reviewer, sum(d.n)::int AS n
+                 FROM (SELECT qi.decided_by_user AS user_id, max(qi.decided_by) AS label, count(*) AS n
+                       FROM queue_items qi WHERE qi.queue_id = q.id AND ${DONE}
+                       GROUP BY qi.decided_by_user, CASE WHEN qi.decided_by_user IS NULL THEN qi.decided_by END) d
+                 LEFT JOIN users u ON u.id = d.user_id
+                 GROUP BY 1) b) AS by_reviewer,
+          (SELECT coalesce(json_agg(json_build_object('task_id', m.task_id, 'ext_id', t.ext_id, 'decision', m.decision) ORDER BY m.decided_at DESC), '[]'::json)
+           FROM (SELECT qi.task_id, qi.decision, qi.decided_at FROM queue_items qi
+                 WHERE qi.queue_id = q.id AND ${DONE} AND qi.decided_by_user = ${actor.userId}
+                 ORDER BY qi.decided_at DESC LIMIT 200) m
+           JOIN tasks t ON t.id = m.task_id) AS mine,
           (SELECT count(*) FROM queue_skips s JOIN queue_items qi ON qi.queue_id = s.queue_id AND qi.task_id = s.task_id
            WHERE s.queue_id = q.id AND s.holder = ${actor.id} AND NOT ${DONE})::int AS skipped
         FROM review_queues q WHERE q.id = ${queueId}`,
@@ -479,8 +481,7 @@ export async function getMemberTask(db: Db, queueId: number, taskId: number): Pr
             'trial_count', (SELECT count(*)::int FROM trials tr WHERE tr.task_id = t.id)
           ) AS task,
           (SELECT json_build_object('id', rv.id, 'task_id', rv.task_id, 'decision', rv.decision, 'reason', rv.reason, 'note', rv.note,
-                    'by', coalesce(u.email, (SELECT a.actor_label FROM audit_log a WHERE a.action = 'review' AND a.at = rv.created_at
-                      AND a.target_type = 'task' AND a.target_id = rv.task_id::text AND a.details->>'review_id' = rv.id::text LIMIT 1)),
+                    'by', coalesce(u.email, rv.actor_label),
                     'at', rv.created_at, 'base_version', rv.base_version, 'content_hash', rv.content_hash)
            FROM reviews rv LEFT JOIN users u ON u.id = rv.user_id WHERE rv.task_id = t.id ORDER BY rv.id DESC LIMIT 1) AS last_review,
           (SELECT json_build_object('encoding', b.encoding, 'content', b.content)

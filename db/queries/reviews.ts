@@ -30,14 +30,8 @@ const reviewColumns = {
   baseVersion: reviews.baseVersion,
   contentHash: reviews.contentHash,
   createdAt: reviews.createdAt,
-  // A token is no user: its label is on the audit row of the same transaction, which shares the
-  // review's created_at (both are now()), so the (action, at) index finds it at once.
-  by: sql<string | null>`coalesce(${users.email}, (
-    SELECT a.actor_label FROM audit_log a
-    WHERE a.action = 'review' AND a.at = ${reviews.createdAt}
-      AND a.target_type = 'task' AND a.target_id = ${reviews.taskId}::text
-      AND a.details->>'review_id' = ${reviews.id}::text
-    LIMIT 1))`,
+  // A user by their email now; a token (no user) by its label when it decided (migration 0014).
+  by: sql<string | null>`coalesce(${users.email}, ${reviews.actorLabel})`,
 };
 
 type ReviewRow = { id: number; taskId: number; decision: ReviewDecision; reason: string | null; note: string | null; baseVersion: number; contentHash: string; createdAt: string; by: string | null };
@@ -86,7 +80,6 @@ export async function getReviewState(db: Db, taskId: number): Promise<ReviewStat
  *
  * One statement (one round trip, its own transaction unless the caller has one): the update, the
  * review and its audit row are data-modifying parts of one query, which commit or fail together.
- * The review and the audit row share `now()`, which `by` relies on for tokens.
  */
 export async function recordReview(db: Db, input: NewReviewRow, actor: Actor): Promise<RecordReviewResult> {
   const [row] = await execRows<ReviewRow & { version: number; review: ReviewStateJson["review"] }>(
@@ -96,8 +89,8 @@ export async function recordReview(db: Db, input: NewReviewRow, actor: Actor): P
           WHERE id = ${input.taskId} AND version = ${input.baseVersion}
           RETURNING id, version, review_state, content_hash
         ), r AS (
-          INSERT INTO reviews (task_id, user_id, decision, reason, note, base_version, content_hash)
-          SELECT t.id, ${actor.userId}::text, ${input.decision}::text, ${input.reason}::text, ${input.note}::text, ${input.baseVersion}::int, t.content_hash FROM t
+          INSERT INTO reviews (task_id, user_id, actor_label, decision, reason, note, base_version, content_hash)
+          SELECT t.id, ${actor.userId}::text, ${actor.label}::text, ${input.decision}::text, ${input.reason}::text, ${input.note}::text, ${input.baseVersion}::int, t.content_hash FROM t
           RETURNING id, task_id, decision, reason, note, base_version, content_hash, created_at
         ), a AS (
           INSERT INTO audit_log (actor_id, actor_label, action, target_type, target_id, details)
