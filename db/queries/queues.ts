@@ -201,8 +201,10 @@ export async function getQueue(db: Db, queueId: number, actor: Actor): Promise<Q
   const [row] = await execRows<DetailRow>(
     db,
     sql`SELECT ${queueColumns},
-          (SELECT count(*) FROM queue_reservations qr WHERE qr.queue_id = q.id AND qr.expires_at > now()
-            AND NOT EXISTS (SELECT 1 FROM queue_items qi WHERE qi.queue_id = qr.queue_id AND qi.task_id = qr.task_id AND ${DONE}))::int AS reserved,
+          -- each hold's member looked up by its key (LIMIT 1: never a walk of the done members per hold)
+          (SELECT count(*) FROM queue_reservations qr
+           CROSS JOIN LATERAL (SELECT ${DONE} AS done FROM queue_items qi WHERE qi.queue_id = qr.queue_id AND qi.task_id = qr.task_id LIMIT 1) m
+           WHERE qr.queue_id = q.id AND qr.expires_at > now() AND NOT m.done)::int AS reserved,
           (SELECT coalesce(json_agg(json_build_object('reviewer', b.reviewer, 'done', b.n) ORDER BY b.n DESC, b.reviewer), '[]'::json)
            FROM (SELECT coalesce(u.email, d.label, 'unknown') AS reviewer, sum(d.n)::int AS n
                  FROM (SELECT qi.decided_by_user AS user_id, max(qi.decided_by) AS label, count(*) AS n
