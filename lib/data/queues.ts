@@ -1,6 +1,7 @@
 // The data layer for review queues: anyone who reads sees queues and their progress; a reviewer
 // (or an admin, or a token with one of those roles) makes queues and works them. Checked here.
 import { getDb } from "@/db/client";
+import { getMemberState } from "@/db/queries/queue-members";
 import * as q from "@/db/queries/queues";
 import type { QueueDiffSideJson, QueueTaskJson } from "@/lib/api/types";
 import { authorize, type Actor } from "@/lib/auth/actor";
@@ -84,7 +85,7 @@ export function queueTaskAnswer(
  */
 export async function loadQueueTask(actor: Actor | null, queueId: number, taskId: number, opts: { files?: boolean } = {}): Promise<QueueTaskJson | null> {
   authorize(actor, "read");
-  const member = await q.getMemberState(await getDb(), queueId, taskId);
+  const member = await getMemberState(await getDb(), queueId, taskId);
   if (!member) return null;
   const [task, instruction, trials, pair] = await Promise.all([
     getTask(actor, taskId),

@@ -6,7 +6,7 @@
 // summary parses, never the unchanged rest of both tasks.
 import { getDb } from "@/db/client";
 import { loadStepReadings } from "@/db/queries/checks";
-import * as q from "@/db/queries/queues";
+import * as q from "@/db/queries/queue-members";
 import { trialsOfTask } from "@/db/queries/trials";
 import type { QueueTaskJson } from "@/lib/api/types";
 import { authorize, type Actor } from "@/lib/auth/actor";
