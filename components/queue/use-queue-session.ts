@@ -102,13 +102,30 @@ export function useQueueSession(queueId: number, initialHistory: QueueHistoryJso
   }, [history.length]);
 
   // The progress panel follows the decisions, but is asked for at most every few seconds: with
-  // many reviewers on a queue it is the costliest read of a decision's round.
+  // many reviewers on a queue it is the costliest read of a decision's round. A decision made
+  // sooner is not forgotten: the panel is read again once the few seconds are up, so a burst of
+  // quick decisions never leaves it behind.
   const progressAt = useRef(0);
+  const trailing = useRef<ReturnType<typeof setTimeout> | null>(null);
   const progressDue = useCallback(() => {
-    if (Date.now() - progressAt.current < PROGRESS_EVERY_MS) return false;
-    progressAt.current = Date.now();
-    return true;
-  }, []);
+    const wait = PROGRESS_EVERY_MS - (Date.now() - progressAt.current);
+    if (wait <= 0) {
+      progressAt.current = Date.now();
+      return true;
+    }
+    trailing.current ??= setTimeout(() => {
+      trailing.current = null;
+      progressAt.current = Date.now();
+      void queryClient.invalidateQueries({ queryKey: queueKeys.detail(queueId) });
+    }, wait);
+    return false;
+  }, [queryClient, queueId]);
+  useEffect(
+    () => () => {
+      if (trailing.current) clearTimeout(trailing.current);
+    },
+    [],
+  );
 
   /** How the held task's decision is sent: with the request for what follows it. */
   const send = useCallback(
