@@ -183,13 +183,14 @@ export async function openDatabase(opts: OpenOptions = {}): Promise<Database> {
   return database;
 }
 
-export async function migrateDatabase(database: Database): Promise<void> {
+/** Applies the migrations not applied yet; `folder` only for migration tests (a partial set). */
+export async function migrateDatabase(database: Database, folder = MIGRATIONS_DIR): Promise<void> {
   if (database.kind === "pglite") {
     const { migrate } = await import("drizzle-orm/pglite/migrator");
-    await migrate(database.db as never, { migrationsFolder: MIGRATIONS_DIR });
+    await migrate(database.db as never, { migrationsFolder: folder });
   } else {
     const { migrate } = await import("drizzle-orm/postgres-js/migrator");
-    await migrate(database.db as never, { migrationsFolder: MIGRATIONS_DIR });
+    await migrate(database.db as never, { migrationsFolder: folder });
   }
 }
 

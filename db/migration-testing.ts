@@ -3,7 +3,7 @@
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
-import { MIGRATIONS_DIR, type Database } from "./client";
+import { migrateDatabase, MIGRATIONS_DIR } from "./client";
 import { createTestDatabase, type Backend, type TestDatabase } from "./testing";
 
 /** A migrations folder holding every migration before `tag`, as the migrator reads one. */
@@ -19,22 +19,12 @@ function migrationsBefore(tag: string): string {
   return dir;
 }
 
-async function migrateFrom(database: Database, folder: string): Promise<void> {
-  if (database.kind === "pglite") {
-    const { migrate } = await import("drizzle-orm/pglite/migrator");
-    await migrate(database.db as never, { migrationsFolder: folder });
-  } else {
-    const { migrate } = await import("drizzle-orm/postgres-js/migrator");
-    await migrate(database.db as never, { migrationsFolder: folder });
-  }
-}
-
 /** A new test database with every migration before `tag` applied. */
 export async function databaseBefore(backend: Backend, tag: string): Promise<TestDatabase> {
   const database = await createTestDatabase(backend, { migrate: false });
   const folder = migrationsBefore(tag);
   try {
-    await migrateFrom(database, folder);
+    await migrateDatabase(database, folder);
   } finally {
     fs.rmSync(folder, { recursive: true, force: true });
   }
