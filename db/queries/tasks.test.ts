@@ -5,7 +5,8 @@ import { execRows } from "@/db/client";
 import { BACKENDS, createTestDatabase, type TestDatabase } from "@/db/testing";
 import { searchTerms } from "@/lib/tasks/search";
 import { PHRASE_COUNT_CAP } from "@/lib/tasks/total";
-import { encodeCursor, getFacets, listTasks } from "./tasks";
+import { encodeCursor, getFacets, listTasks, searchPlans } from "./tasks";
+import { countTasks } from "./views";
 
 const N = 1_200; // more than PHRASE_COUNT_CAP, so the real phrase cap is exercised too
 const small = { plain: 100, word: 60, phrase: 40 };
@@ -148,13 +149,25 @@ describe.each(BACKENDS)("task list totals on %s", (backend) => {
 
   test("a search leaves the planner settings as it found them, also inside a transaction", async () => {
     await database.db.transaction(async (tx) => {
+      await tx.execute(sql`SET LOCAL max_parallel_workers_per_gather = 1`);
       const r = await listTasks(tx as unknown as typeof database.db, { run: "big", q: "sqlite3", limit: 5 });
       expect(r.total).toBe(N / 2);
-      const [setting] = await execRows<{ enable_seqscan: string }>(tx as unknown as typeof database.db, sql`SHOW enable_seqscan`);
-      expect(setting?.enable_seqscan).toBe("on");
+      const [setting] = await execRows<{ enable_seqscan: string; workers: string }>(
+        tx as unknown as typeof database.db,
+        sql`SELECT current_setting('enable_seqscan') AS enable_seqscan, current_setting('max_parallel_workers_per_gather') AS workers`,
+      );
+      expect(setting).toEqual({ enable_seqscan: "on", workers: "1" });
     });
     const [after] = await execRows<{ enable_seqscan: string }>(database.db, sql`SHOW enable_seqscan`);
     expect(after?.enable_seqscan).toBe("on");
+  });
+
+  test("a search walks the table only for common words and a statement that stops early", async () => {
+    // 1,207 tasks say pipefail; walking pays for a stop after n when matches² > 15 × n × tasks.
+    expect(await searchPlans(database.db, "pipefail", [6, 100, Infinity])).toEqual(["walk", "set", "set"]);
+    expect(await searchPlans(database.db, "crontab", [6])).toEqual(["set"]); // 12 matches
+    expect(await searchPlans(database.db, '"set euo pipefail"', [6])).toEqual(["walk"]);
+    expect(await searchPlans(database.db, "big-7", [6])).toEqual(["set"]); // a phrase of rare words
   });
 
   test("a search finds the same tasks however it is evaluated: walking the table or hashing the ids", async () => {
@@ -190,6 +203,21 @@ describe.each(BACKENDS)("task list totals on %s", (backend) => {
       const counted = await listTasks(database.db, { run: "big", q, limit: 5 }, { plain: N, word: N, phrase: N });
       expect(counted.total, q).toBe(expected.length);
     }
+  });
+
+  test("a search over every task is counted in task_search alone, ids included; other filters still count", async () => {
+    const db = database.db;
+    const wide = { plain: 2 * N, word: 2 * N, phrase: 2 * N };
+    // 'big' and 'small' say "set euo pipefail"; 'nulls' has no text.
+    expect(await listTasks(db, { q: "pipefail", limit: 5 }, wide)).toMatchObject({ total: N + 7, total_is_estimate: false });
+    expect(await listTasks(db, { q: "pipefail", limit: 5 }, small)).toMatchObject({ total: small.word, total_is_estimate: true });
+    expect(await listTasks(db, { q: '"set euo pipefail"', limit: 5 }, wide)).toMatchObject({ total: N + 7, total_is_estimate: false });
+    expect(await listTasks(db, { q: '"set euo pipefail"', limit: 5 }, small)).toMatchObject({ total: small.phrase, total_is_estimate: true });
+    expect(await listTasks(db, { q: "sqlite3", sort: "-instruction_words", limit: 5 }, wide)).toMatchObject({ total: N / 2 });
+    expect(await listTasks(db, { q: "pipefail", status: "rejected", limit: 5 }, wide)).toMatchObject({ total: N / 4, total_is_estimate: false });
+    expect(await countTasks(db, { q: "small-3", limit: 50 })).toEqual({ total: 1, isEstimate: false });
+    expect(await countTasks(db, { q: "crontab", limit: 50 })).toEqual({ total: 12, isEstimate: false });
+    expect(await countTasks(db, { q: "crontab", round: 4, limit: 50 })).toEqual({ total: 3, isEstimate: false });
   });
 
   test("facets list operators, categories and the last round", async () => {

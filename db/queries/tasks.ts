@@ -107,65 +107,129 @@ const RANGE_COLUMNS: Record<RangeMetric, AnyPgColumn> = {
 /**
  * A statement that stops after `n` matches walks the table checking each task it meets against
  * its own vector only when the words are common enough: matches² > WALK_COST × n × tasks. Else it
- * first hashes the ids of all the tasks that match. Per task, on the machine of
- * docs/benchmarks.md: a vector checked ≈ 7 µs, an id hashed ≈ 0.5 µs.
+ * first finds the ids of all the tasks that match. Per task, on the machine of
+ * docs/benchmarks.md: a vector checked ≈ 7 µs, an id found and hashed ≈ 0.5 µs.
  */
 const WALK_COST = 15;
 
-/**
- * Tasks whose text has every term of `q` (lib/tasks/search.ts), or whose id is `q`. The index
- * holds punctuation-split words (lib/ingest), so "out-2.txt" is the phrase out 2 txt.
- *
- * The vectors live in task_search (migration 0013). The planner costs `@@` as if it were free,
- * while each vector it checks is ≈ 15 kB to decompress: given a join, it checks them one by one
- * for thousands of tasks. So no join: the ids of the tasks with all the words come from the GIN
- * index alone (planTextSearch) and are hashed once, and each task is looked up among them; word
- * positions, for a phrase, are then checked on the tasks found, one vector each.
- * `stopAfter`: the statement ends after that many matches (a page in an index's order, a capped
- * count); if the words are common (WALK_COST), each task met is checked against its own vector
- * instead, and the statement ends long before all the ids would have been hashed.
- */
-function textMatch(q: string, stopAfter = Infinity): SQL {
-  const ids = sql`ARRAY(SELECT t.id FROM ${tasks} t WHERE t.ext_id = ${q} AND t.run_id = ANY(ARRAY(SELECT r.id FROM ${runs} r)))`;
-  const byId = sql`${tasks.id} = ANY(${ids})`;
-  const terms = searchTerms(q);
-  if (terms.length === 0) return byId;
-  const words = sql`plainto_tsquery('simple', ${terms.join(" ")})`;
-  const exact = sql.join(terms.map((t) => sql`phraseto_tsquery('simple', ${t})`), sql` && `);
-  const ownVector = sql`(SELECT s.search @@ (${exact}) FROM ${taskSearch} s WHERE s.task_id = ${tasks.id})`;
-  const hashed = sql`${tasks.id} IN (SELECT ${taskSearch.taskId} FROM ${taskSearch} WHERE ${taskSearch.search} @@ ${words})`;
-  const inSet = needsPositions(terms) ? sql`${hashed} AND ${ownVector}` : hashed;
-  if (stopAfter === Infinity) return sql`(${inSet} OR ${byId})`;
-  // Matches counted up to the number that makes walking pay (none: more than there are tasks,
-  // by the planner's estimate of the table), so a word in every task costs a few thousand rows.
-  const common = sql`(SELECT count(*) >= w.n
-    FROM (SELECT ceil(sqrt(${WALK_COST * stopAfter}::float8 * greatest(c.reltuples, 1)))::int AS n, c.reltuples
-          FROM pg_class c WHERE c.oid = ${getTableName(taskSearch)}::regclass) AS w,
-      LATERAL (SELECT 1 FROM ${taskSearch} WHERE ${taskSearch.search} @@ ${words} LIMIT w.n) AS m
-    WHERE w.n <= w.reltuples
-    GROUP BY w.n)`;
-  return sql`(CASE WHEN ${common} THEN ${ownVector} ELSE ${inSet} END OR ${byId})`;
+/** The ids of the tasks whose ext_id is `q`, in any run (the runs' (run_id, ext_id) index). */
+const tasksNamed = (q: string): SQL =>
+  sql`ARRAY(SELECT t.id FROM ${tasks} t WHERE t.ext_id = ${q} AND t.run_id = ANY(ARRAY(SELECT r.id FROM ${runs} r)))`;
+
+/** Every term of `q` as one tsquery of words (no positions) and as phrases (positions). */
+function termQueries(terms: string[]): { words: SQL; exact: SQL } {
+  return {
+    words: sql`plainto_tsquery('simple', ${terms.join(" ")})`,
+    exact: sql.join(terms.map((t) => sql`phraseto_tsquery('simple', ${t})`), sql` && `),
+  };
 }
 
 /**
- * Planner settings for the statements of a text search, until the transaction ends (`on` false:
- * back to the session's). No sequential scans: the matching ids come from the GIN index, not from
- * decompressing every vector. No JIT, whose threshold the disabled scans' cost estimates can cross
- * (0.1–0.8 s of compiling). No parallel workers: each would hash all the matching ids again.
+ * A row `s` of task_search that `q` finds: its text has every term of `q` (lib/tasks/search.ts),
+ * or its task's id is `q`. The index holds punctuation-split words (lib/ingest), so "out-2.txt"
+ * is the phrase out 2 txt. Every task has its one row in task_search (db/queries/ingest.ts).
+ * Read through the GIN index and the primary key (a BitmapOr), with planTextSearch; word
+ * positions, for a phrase, are checked on the rows found, one vector each.
  */
-export async function planTextSearch(tx: Db, on = true): Promise<void> {
-  await tx.execute(
-    on
-      ? sql`SELECT set_config('enable_seqscan', 'off', true), set_config('jit', 'off', true), set_config('max_parallel_workers_per_gather', '0', true)`
-      : sql`SELECT set_config(name, reset_val, true) FROM pg_settings WHERE name IN ('enable_seqscan', 'jit', 'max_parallel_workers_per_gather')`,
+function searchRowMatch(q: string): SQL {
+  const terms = searchTerms(q);
+  const named = sql`s.task_id = ANY(${tasksNamed(q)})`;
+  if (terms.length === 0) return named;
+  const { words, exact } = termQueries(terms);
+  if (!needsPositions(terms)) return sql`(s.search @@ ${words} OR ${named})`;
+  return sql`((s.search @@ ${words} AND s.search @@ (${exact})) OR ${named})`;
+}
+
+/**
+ * How a statement finds the tasks of a text search:
+ * - "set": the ids of every task with the words come from the GIN index (and the tasks named
+ *   `q` from the primary key), found on their own behind an `OFFSET 0` fence and joined to the
+ *   tasks as a set, a hash semi-join, ≈ 0.25 µs per id at paper scale. For a phrase, positions
+ *   are then checked on the tasks the statement meets, one vector each, so a statement that
+ *   stops early (a page, a capped count) reads few vectors.
+ * - "walk": each task the statement meets is checked against its own vector: for words in most
+ *   tasks and a statement that stops after a few matches (searchPlans).
+ *
+ * The vectors live in task_search (migration 0013). The planner costs `@@` as if it were free,
+ * while each vector it checks is ≈ 15 kB to decompress: given a plain join it checks them one by
+ * one for thousands of tasks (for a LIMIT, a merge join along task_search's primary key), hence
+ * the fence. And no `OR` or `CASE` around the set: that makes it a hashed subplan, twice as slow
+ * per id as the semi-join.
+ */
+export type SearchPlan = "set" | "walk";
+
+function textMatch(q: string, plan: SearchPlan): SQL {
+  const terms = searchTerms(q);
+  const byId = sql`${tasks.id} = ANY(${tasksNamed(q)})`;
+  if (terms.length === 0) return byId;
+  const { exact } = termQueries(terms);
+  const ownVector = sql`(SELECT s.search @@ (${exact}) FROM ${taskSearch} s WHERE s.task_id = ${tasks.id})`;
+  if (plan === "walk") return sql`(${ownVector} OR ${byId})`;
+  const named = sql`s.task_id = ANY(${tasksNamed(q)})`;
+  const inSet = sql`${tasks.id} IN (SELECT s.task_id FROM ${taskSearch} s WHERE s.search @@ ${termQueries(terms).words} OR ${named} OFFSET 0)`;
+  return needsPositions(terms) ? sql`${inSet} AND (${ownVector} OR ${byId})` : inSet;
+}
+
+/**
+ * For each of `stopAfters` (a statement that ends after that many matching tasks; Infinity: it
+ * reads every match), whether it should walk (textMatch). Decided here, before the statements,
+ * so that each is planned with one way of matching: one query counts the words' matches up to
+ * the largest number that would make walking pay, at most the table's size (its statistics).
+ */
+export async function searchPlans(q: Db, text: string, stopAfters: number[]): Promise<SearchPlan[]> {
+  const terms = searchTerms(text);
+  const finite = stopAfters.filter((n) => Number.isFinite(n));
+  if (terms.length === 0 || finite.length === 0) return stopAfters.map(() => "set");
+  // The matches are counted only as far as the largest threshold a statement could reach.
+  const [row] = await execRows<{ tasks: number; matches: number }>(
+    q,
+    sql`SELECT w.tasks, (SELECT count(*)::int FROM (SELECT 1 FROM ${taskSearch} WHERE ${taskSearch.search} @@ ${termQueries(terms).words} LIMIT w.n) AS m) AS matches
+        FROM (SELECT c.tasks, coalesce(max(t.n) FILTER (WHERE t.n <= c.tasks), 0)::int AS n
+              FROM (SELECT greatest(reltuples, 1)::float8 AS tasks FROM pg_class WHERE oid = ${getTableName(taskSearch)}::regclass) AS c,
+                   LATERAL (SELECT ceil(sqrt(${WALK_COST}::float8 * stop * c.tasks)) AS n FROM unnest(${`{${finite.join(",")}}`}::int[]) AS stop) AS t
+              GROUP BY c.tasks) AS w`,
   );
+  const tasksSeen = Number(row?.tasks ?? 1);
+  const matches = Number(row?.matches ?? 0);
+  return stopAfters.map((n) => {
+    if (!Number.isFinite(n)) return "set";
+    const needed = Math.ceil(Math.sqrt(WALK_COST * n * tasksSeen));
+    return needed <= tasksSeen && matches >= needed ? "walk" : "set";
+  });
+}
+
+const PLANNER_SETTINGS = ["enable_seqscan", "jit", "max_parallel_workers_per_gather"] as const;
+
+/**
+ * Planner settings for the statements of a text search, until the transaction ends, or until the
+ * returned function puts back the values they had (for a caller's longer transaction). No
+ * sequential scans: the matching ids come from the GIN index, not from decompressing every
+ * vector. No JIT, whose threshold the disabled scans' cost estimates can cross (0.1–0.8 s of
+ * compiling). No parallel workers: each would hash all the matching ids again.
+ */
+export async function planTextSearch(tx: Db): Promise<() => Promise<void>> {
+  // The old values are read (the CTE's row) before the new ones are set (the outer select list).
+  const [before] = await execRows<Record<(typeof PLANNER_SETTINGS)[number], string>>(
+    tx,
+    sql`WITH before AS MATERIALIZED (
+          SELECT current_setting('enable_seqscan') AS enable_seqscan, current_setting('jit') AS jit,
+                 current_setting('max_parallel_workers_per_gather') AS max_parallel_workers_per_gather)
+        SELECT before.*, set_config('enable_seqscan', 'off', true), set_config('jit', 'off', true),
+               set_config('max_parallel_workers_per_gather', '0', true)
+        FROM before`,
+  );
+  return async () => {
+    if (!before) return;
+    const sets = PLANNER_SETTINGS.map((name) => sql`set_config(${name}, ${before[name]}, true)`);
+    await tx.execute(sql`SELECT ${sql.join(sets, sql`, `)}`);
+  };
 }
 
 /**
  * The WHERE clause of a filter; shared with bulk actions so they apply to exactly this set.
- * `stopAfter`: the statement ends after that many matching rows (textMatch).
+ * `plan`: how a text search is matched (textMatch; searchPlans decides), by default as a set.
  */
-export function taskFilterWhere(f: TaskFilter, stopAfter?: number): SQL | undefined {
+export function taskFilterWhere(f: TaskFilter, plan: SearchPlan = "set"): SQL | undefined {
   const c: (SQL | undefined)[] = [];
   if (f.run) c.push(sql`${tasks.runId} = (SELECT id FROM runs WHERE name = ${f.run})`);
   if (f.round !== undefined) c.push(eq(tasks.round, f.round));
@@ -185,7 +249,7 @@ export function taskFilterWhere(f: TaskFilter, stopAfter?: number): SQL | undefi
     c.push(sql`EXISTS (SELECT 1 FROM flags fl WHERE fl.task_id = ${tasks.id} AND fl.rule = ${f.flag} AND fl.status = 'open'
       AND (fl.source = 'manual' OR fl.content_hash = ${tasks.contentHash}))`);
   }
-  if (f.q) c.push(textMatch(f.q, stopAfter));
+  if (f.q) c.push(textMatch(f.q, plan));
   for (const m of RANGE_METRICS) {
     const min = f[`${m}_min`];
     const max = f[`${m}_max`];
@@ -218,6 +282,8 @@ export type TaskListResult = TaskListJson;
  * would read and sort every match. So a descending sort on a nullable column with a (run_id, col)
  * index, within a run, is two index-ordered branches, the values and then the missing ones, each
  * cut at the page's end. Without such an index both branches would read every match: one sort.
+ * (Counting the matches in the same statement, `count(*) OVER ()`, costs more than a second,
+ * capped statement: ≈ 30 ms for 68k rows at paper scale.)
  */
 async function pageRows(q: Db, where: SQL | undefined, f: TaskFilter, offset: number, limit: number): Promise<RowSelect[]> {
   const sortKey = (f.sort ?? "round").replace(/^-/, "") as SortColumn;
@@ -254,31 +320,48 @@ async function pageRows(q: Db, where: SQL | undefined, f: TaskFilter, offset: nu
     .orderBy(...order());
 }
 
+/** TaskFilter keys that page or order the set; every other key narrows it. */
+const NOT_NARROWING: ReadonlySet<string> = new Set(["q", "sort", "cursor", "limit"] satisfies (keyof TaskFilter)[]);
+
+/** Whether a filter is a text search and nothing else (all runs, every task). */
+function onlyText(f: TaskFilter): f is TaskFilter & { q: string } {
+  return Boolean(f.q) && Object.entries(f).every(([key, value]) => value === undefined || NOT_NARROWING.has(key));
+}
+
+/**
+ * How many tasks match `f`, counting at most `upTo`. A text search over every task is counted in
+ * task_search alone (one row per task): its GIN index's rows, no join with tasks.
+ * `plan`: how a text search is matched (searchPlans for `upTo`).
+ */
+export async function countMatches(q: Db, f: TaskFilter, upTo: number, plan: SearchPlan): Promise<number> {
+  const from = onlyText(f)
+    ? sql`SELECT 1 FROM ${taskSearch} s WHERE ${searchRowMatch(f.q)}`
+    : sql`SELECT 1 FROM ${tasks} WHERE ${taskFilterWhere(f, plan) ?? sql`true`}`;
+  const [row] = await execRows<{ n: number }>(q, sql`SELECT count(*)::int AS n FROM (${from} LIMIT ${upTo}) AS capped`);
+  return Number(row?.n ?? 0);
+}
+
 /** `caps` (tests): where counting stops and the total becomes a lower bound. */
 export async function listTasks(db: Db, f: TaskFilter, caps: CountCaps = COUNT_CAPS): Promise<TaskListResult> {
   const offset = decodeCursor(f.cursor);
   const limit = f.limit ?? 50;
   const run = async (q: Db) => {
+    const cap = countCap(f, caps);
     // A page in an index's order ends at its last row; in any other order it reads every match.
-    const rows = await pageRows(q, taskFilterWhere(f, indexOrdered(f) ? offset + limit + 1 : Infinity), f, offset, limit);
+    const [pagePlan = "set", countPlan = "set"] = f.q
+      ? await searchPlans(q, f.q, [indexOrdered(f) ? offset + limit + 1 : Infinity, onlyText(f) ? Infinity : cap + 1])
+      : [];
+    const rows = await pageRows(q, taskFilterWhere(f, pagePlan), f, offset, limit);
     // A page that ends the list gives the total; otherwise count, but stop at the cap.
     let total = totalFromPage(offset, rows.length, limit);
-    if (!total) {
-      const cap = countCap(f, caps);
-      const where = taskFilterWhere(f, cap + 1);
-      const [count] = await execRows<{ n: number }>(
-        q,
-        sql`SELECT count(*)::int AS n FROM (SELECT 1 FROM ${tasks} WHERE ${where ?? sql`true`} LIMIT ${cap + 1}) AS capped`,
-      );
-      total = totalFromCappedCount(Number(count?.n ?? 0), cap, offset + rows.length);
-    }
+    if (!total) total = totalFromCappedCount(await countMatches(q, f, cap + 1, countPlan), cap, offset + rows.length);
     return { rows, total };
   };
   const { rows, total } = f.q
     ? await db.transaction(async (tx) => {
-        await planTextSearch(tx as unknown as Db);
+        const restore = await planTextSearch(tx as unknown as Db);
         const result = await run(tx as unknown as Db);
-        await planTextSearch(tx as unknown as Db, false);
+        await restore();
         return result;
       })
     : await run(db);

@@ -9,21 +9,21 @@ import { countCap, totalFromCappedCount, type TotalCount } from "@/lib/tasks/tot
 import { execRows, type Db } from "../client";
 import { savedViews, tasks, type SavedView } from "../schema";
 import { recordAudit } from "./audit";
-import { planTextSearch, taskFilterWhere } from "./tasks";
+import { countMatches, planTextSearch, searchPlans } from "./tasks";
 
 /** How many tasks match `filter`: the task table's capped count (a lower bound past the cap). */
 export async function countTasks(db: Db, filter: TaskFilter): Promise<TotalCount> {
   const cap = countCap(filter);
-  const where = taskFilterWhere(filter, cap + 1) ?? sql`true`;
-  const count = (q: Db) => execRows<{ n: number }>(q, sql`SELECT count(*)::int AS n FROM (SELECT 1 FROM ${tasks} WHERE ${where} LIMIT ${cap + 1}) AS capped`);
   // A text search planned as the table's (db/queries/tasks.ts listTasks).
-  const [row] = filter.q
+  const n = filter.q
     ? await db.transaction(async (tx) => {
-        await planTextSearch(tx as unknown as Db);
-        return count(tx as unknown as Db);
+        const q = tx as unknown as Db;
+        await planTextSearch(q);
+        const [plan] = await searchPlans(q, filter.q ?? "", [cap + 1]);
+        return countMatches(q, filter, cap + 1, plan ?? "set");
       })
-    : await count(db);
-  return totalFromCappedCount(Number(row?.n ?? 0), cap);
+    : await countMatches(db, filter, cap + 1, "set");
+  return totalFromCappedCount(n, cap);
 }
 
 async function toJson(db: Db, v: SavedView, actor: Actor): Promise<SavedViewJson> {
