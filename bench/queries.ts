@@ -1,7 +1,9 @@
-// npx tsx bench/queries.ts --pg postgres://…/db [--run NAME] [--runs 30] [--label TEXT]
+// npx tsx bench/queries.ts --pg postgres://…/db [--run NAME] [--runs 30] [--label TEXT] [--sweep]
 // Times the task-table queries (listTasks, getFacets) against an already ingested PostgreSQL
 // database: p50/p95 over --runs runs each, after one warm-up. Prints a table and writes JSON to
 // bench/out/queries-*.json. Unlike bench/run.ts it neither generates nor ingests anything.
+// --sweep: instead, every sort column in both directions, within the run and across all runs,
+// without a search and with a word found in most tasks (112 queries; use fewer --runs).
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
@@ -9,7 +11,7 @@ import { parseArgs } from "node:util";
 import { sql } from "drizzle-orm";
 import { execRows, openDatabase, type Db } from "@/db/client";
 import { getFacets, listTasks } from "@/db/queries/tasks";
-import type { TaskFilter } from "@/lib/tasks/filter";
+import { SORT_COLUMNS, type TaskFilter } from "@/lib/tasks/filter";
 
 const { values: args } = parseArgs({
   options: {
@@ -17,6 +19,7 @@ const { values: args } = parseArgs({
     run: { type: "string" },
     runs: { type: "string", default: "30" },
     label: { type: "string", default: "" },
+    sweep: { type: "boolean", default: false },
     out: { type: "string", default: "bench/out" },
   },
 });
@@ -60,6 +63,17 @@ function queries(run: string, operator: string, extId: string): [string, Query][
   ];
 }
 
+/** Every sort column, both directions, in the run and across runs, with and without a common word. */
+function sweep(run: string): [string, Query][] {
+  const out: [string, Query][] = [];
+  for (const scope of [run, undefined])
+    for (const q of [undefined, "sqlite3"])
+      for (const column of SORT_COLUMNS)
+        for (const sort of [column, `-${column}`])
+          out.push([`${scope ? "run" : "all runs"}${q ? `, '${q}'` : ""}, sort ${sort}`, { run: scope, q, sort, limit: 50 }]);
+  return out;
+}
+
 function percentile(sorted: number[], p: number): number {
   const i = Math.min(sorted.length - 1, Math.max(0, Math.ceil(p * sorted.length) - 1));
   return sorted[i] ?? 0;
@@ -101,7 +115,7 @@ async function main(): Promise<void> {
     process.stderr.write(`run ${run}: ${counts?.tasks} task rows (${counts?.accepted} accepted), operator ${operator}, ${runs} runs each\n`);
 
     const results: Record<string, { p50_ms: number; p95_ms: number; max_ms: number; total?: number; total_is_estimate?: boolean; rows?: number }> = {};
-    for (const [name, q] of queries(run, operator, extId)) {
+    for (const [name, q] of args.sweep ? sweep(run) : queries(run, operator, extId)) {
       const first = await once(db, run, q); // warm-up, not counted
       const times: number[] = [];
       for (let i = 0; i < runs; i++) times.push((await once(db, run, q)).ms);

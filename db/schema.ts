@@ -131,12 +131,20 @@ export const tasks = pgTable(
     // Ordered listing across all runs (and phrase searches without a run): 651 → 15 ms.
     index("tasks_round_idx").on(t.round, t.id),
     index("tasks_run_status_idx").on(t.runId, t.status, t.round),
-    index("tasks_operator_idx").on(t.runId, t.operator),
-    index("tasks_category_idx").on(t.runId, t.category),
-    index("tasks_review_idx").on(t.runId, t.reviewState),
-    index("tasks_solution_lines_idx").on(t.runId, t.solutionLines),
-    index("tasks_commands_idx").on(t.runId, t.commands),
-    index("tasks_pass_idx").on(t.runId, t.passAtK),
+    // One per sortable column, ending in id, the table's tie-break (migration 0016): a page in
+    // any order reads only as far as its end (db/queries/tasks.ts pageRows).
+    index("tasks_status_sort_idx").on(t.runId, t.status, t.id),
+    index("tasks_operator_idx").on(t.runId, t.operator, t.id),
+    index("tasks_category_idx").on(t.runId, t.category, t.id),
+    index("tasks_review_idx").on(t.runId, t.reviewState, t.id),
+    index("tasks_solution_lines_idx").on(t.runId, t.solutionLines, t.id),
+    index("tasks_commands_idx").on(t.runId, t.commands, t.id),
+    index("tasks_distinct_tools_idx").on(t.runId, t.distinctTools, t.id),
+    index("tasks_instruction_words_idx").on(t.runId, t.instructionWords, t.id),
+    index("tasks_verifier_tests_idx").on(t.runId, t.verifierTests, t.id),
+    index("tasks_pass_idx").on(t.runId, t.passAtK, t.id),
+    index("tasks_mean_reward_idx").on(t.runId, t.meanReward, t.id),
+    index("tasks_flags_idx").on(t.runId, t.openFlags, t.id),
   ],
 );
 

@@ -3,6 +3,7 @@ import { sql } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import { execRows } from "@/db/client";
 import { BACKENDS, createTestDatabase, type TestDatabase } from "@/db/testing";
+import { SORT_COLUMNS } from "@/lib/tasks/filter";
 import { searchTerms } from "@/lib/tasks/search";
 import { PHRASE_COUNT_CAP } from "@/lib/tasks/total";
 import { encodeCursor, getFacets, listTasks, searchPlans } from "./tasks";
@@ -145,6 +146,33 @@ describe.each(BACKENDS)("task list totals on %s", (backend) => {
     const deep = await listTasks(database.db, { run: "nulls", sort: "-pass_at_k", limit: 5, cursor: encodeCursor(10) });
     expect(deep.items.map((i) => i.task_id)).toEqual(["n-10", "n-23", "n-21", "n-19", "n-17"]); // the last 0, then the missing
     expect(deep).toMatchObject({ total: 23, total_is_estimate: false, offset: 10 });
+  });
+
+  test("every sort, both directions, across runs and within one, pages in the order SQL gives", async () => {
+    // Round 2: 75 tasks of 'big' (no pass@k, no review), all 23 of 'nulls' (half without pass@k).
+    for (const column of SORT_COLUMNS) {
+      const col = column === "id" ? "ext_id" : column === "review" ? "review_state" : column === "flags" ? "open_flags" : column;
+      for (const sort of [column, `-${column}`]) {
+        for (const run of [undefined, "big"]) {
+          const dir = sort.startsWith("-") ? "DESC" : "ASC";
+          const expected = (
+            await execRows<{ ext_id: string }>(
+              database.db,
+              sql`SELECT ext_id FROM tasks WHERE round = 2 AND (${run ?? null}::text IS NULL OR run_id = (SELECT id FROM runs WHERE name = ${run ?? ""}))
+                  ORDER BY ${sql.raw(`${col} ${dir} NULLS LAST, id ${dir}`)}`,
+            )
+          ).map((r) => r.ext_id);
+          const got: string[] = [];
+          let cursor: string | undefined;
+          do {
+            const page = await listTasks(database.db, { run, round: 2, sort, limit: 20, cursor });
+            got.push(...page.items.map((i) => i.task_id));
+            cursor = page.next ?? undefined;
+          } while (cursor);
+          expect(got, `${sort} ${run ?? "all runs"}`).toEqual(expected);
+        }
+      }
+    }
   });
 
   test("a search leaves the planner settings as it found them, also inside a transaction", async () => {

@@ -1,5 +1,5 @@
 // The task table and the task page. List queries select only columns; file bytes never ride along.
-import { and, asc, desc, eq, getTableName, gte, inArray, isNotNull, isNull, lte, sql, type SQL } from "drizzle-orm";
+import { and, asc, desc, eq, getTableName, gte, inArray, lte, sql, type SQL } from "drizzle-orm";
 import type { FacetsJson, TaskDetailJson, TaskListJson, TaskRefJson, TaskRowJson } from "@/lib/api/types";
 import type { RangeMetric, SortColumn, TaskFilter } from "@/lib/tasks/filter";
 import { RANGE_METRICS } from "@/lib/tasks/filter";
@@ -74,26 +74,6 @@ const SORTS: Record<SortColumn, AnyPgColumn> = {
   mean_reward: tasks.meanReward,
   flags: tasks.openFlags,
 };
-
-/** Sort columns with a (run_id, column) index in db/schema.ts: within a run, read in order. */
-const RUN_INDEXED_SORTS: ReadonlySet<SortColumn> = new Set<SortColumn>([
-  "id",
-  "round",
-  "status",
-  "operator",
-  "category",
-  "review",
-  "solution_lines",
-  "commands",
-  "pass_at_k",
-]);
-
-/** Whether an index gives the page's order, so that a page reads only as far as its end. */
-function indexOrdered(f: TaskFilter): boolean {
-  const sort = f.sort ?? "round";
-  if (f.run) return RUN_INDEXED_SORTS.has(sort.replace(/^-/, "") as SortColumn);
-  return sort === "round"; // (round, id), across runs; descending puts missing rounds first
-}
 
 const RANGE_COLUMNS: Record<RangeMetric, AnyPgColumn> = {
   solution_lines: tasks.solutionLines,
@@ -276,48 +256,47 @@ export type TaskListResult = TaskListJson;
  * One page of rows in `sort` order, ties broken by id, missing values last in both directions.
  *
  * The page is found first as ids only (a "deferred join"): skipping `offset` rows then reads
- * index entries, not 8 kB heap pages, and only the page's own rows are fetched whole.
- * Ascending, `col ASC NULLS LAST` is the order of a (run_id, col) index. Descending, an index
- * read backwards gives `DESC NULLS FIRST`, which PostgreSQL cannot use for `DESC NULLS LAST`: it
- * would read and sort every match. So a descending sort on a nullable column with a (run_id, col)
- * index, within a run, is two index-ordered branches, the values and then the missing ones, each
- * cut at the page's end. Without such an index both branches would read every match: one sort.
- * (Counting the matches in the same statement, `count(*) OVER ()`, costs more than a second,
- * capped statement: ≈ 30 ms for 68k rows at paper scale.)
+ * index entries, not 8 kB heap pages, and only the page's own rows are fetched whole. Every sort
+ * column has a (run_id, column, id) index (migration 0016), so within a run a page reads only as
+ * far as its end: ascending, `col ASC NULLS LAST, id` is the index's order; descending, an index
+ * read backwards gives `DESC NULLS FIRST`, which PostgreSQL cannot use for `DESC NULLS LAST`, so
+ * a nullable column is two index-ordered branches, the values and then the missing ones, each
+ * cut at the page's end. Across runs, each run's first rows are taken that way and merged (a
+ * handful of runs, each read as far as the page's end), except by round, which has a (round, id)
+ * index of its own.
  */
 async function pageRows(q: Db, where: SQL | undefined, f: TaskFilter, offset: number, limit: number): Promise<RowSelect[]> {
   const sortKey = (f.sort ?? "round").replace(/^-/, "") as SortColumn;
   const descending = f.sort?.startsWith("-") ?? false;
   const sortCol = SORTS[sortKey];
-  // Each call makes a fresh ORDER BY: drizzle rewrites the SQL objects of a union's ORDER BY.
-  const order = () =>
-    descending
-      ? [sql`${sortCol} DESC NULLS LAST`, desc(tasks.id)]
-      : [sql`${sortCol} ASC NULLS LAST`, asc(tasks.id)];
-  let ids: SQL;
-  if (!descending || sortCol.notNull || !f.run || !RUN_INDEXED_SORTS.has(sortKey)) {
-    // On a NOT NULL column, plain DESC (nulls first) is the same order and matches the index.
-    const orderBy = descending ? [desc(sortCol), desc(tasks.id)] : order();
-    ids = sql`${q.select({ id: tasks.id }).from(tasks).where(where).orderBy(...orderBy).limit(limit + 1).offset(offset)}`;
-  } else {
-    const end = offset + limit + 1;
-    const branch = (extra: SQL, orderBy: SQL[]) =>
-      q.select({ id: tasks.id, value: sortCol }).from(tasks).where(and(where, extra)).orderBy(...orderBy).limit(end);
-    const values = branch(isNotNull(sortCol), [desc(sortCol), desc(tasks.id)]);
-    const missing = branch(isNull(sortCol), [desc(tasks.id)]);
-    const union = values
-      .unionAll(missing)
-      .orderBy(sql`${sql.identifier(sortCol.name)} DESC NULLS LAST`, sql`${sql.identifier(tasks.id.name)} DESC`)
-      .limit(limit + 1)
-      .offset(offset);
-    ids = sql`SELECT page.id FROM (${union}) AS page`;
-  }
+  const dir = descending ? sql`DESC` : sql`ASC`;
+  const end = offset + limit + 1;
+  // The ids and sort values of the first `end` matches of `cond`, in the page's order.
+  const first = (cond: SQL | undefined): SQL => {
+    const w = cond ?? sql`true`;
+    const select = sql`SELECT ${tasks.id} AS id, ${sortCol} AS value FROM ${tasks}`;
+    if (!descending || sortCol.notNull) {
+      // On a NOT NULL column, plain DESC (nulls first) is the same order and matches the index.
+      const nulls = descending ? sql`` : sql` NULLS LAST`;
+      return sql`(${select} WHERE ${w} ORDER BY ${sortCol} ${dir}${nulls}, ${tasks.id} ${dir} LIMIT ${end})`;
+    }
+    return sql`(SELECT id, value FROM (
+        (${select} WHERE ${w} AND ${sortCol} IS NOT NULL ORDER BY ${sortCol} DESC, ${tasks.id} DESC LIMIT ${end})
+        UNION ALL
+        (${select} WHERE ${w} AND ${sortCol} IS NULL ORDER BY ${tasks.id} DESC LIMIT ${end})
+      ) AS branches ORDER BY value DESC NULLS LAST, id DESC LIMIT ${end})`;
+  };
+  const pageOrder = sql`ORDER BY p.value ${dir} NULLS LAST, p.id ${dir} LIMIT ${limit + 1} OFFSET ${offset}`;
+  const ids =
+    f.run || sortKey === "round"
+      ? sql`SELECT p.id FROM ${first(where)} AS p ${pageOrder}`
+      : sql`SELECT p.id FROM ${runs} AS page_run CROSS JOIN LATERAL ${first(and(where, sql`${tasks.runId} = page_run.id`))} AS p ${pageOrder}`;
   return q
     .select(rowColumns)
     .from(tasks)
     .innerJoin(runs, eq(runs.id, tasks.runId))
     .where(sql`${tasks.id} IN (${ids})`)
-    .orderBy(...order());
+    .orderBy(descending ? sql`${sortCol} DESC NULLS LAST` : sql`${sortCol} ASC NULLS LAST`, descending ? desc(tasks.id) : asc(tasks.id));
 }
 
 /** TaskFilter keys that page or order the set; every other key narrows it. */
@@ -347,9 +326,9 @@ export async function listTasks(db: Db, f: TaskFilter, caps: CountCaps = COUNT_C
   const limit = f.limit ?? 50;
   const run = async (q: Db) => {
     const cap = countCap(f, caps);
-    // A page in an index's order ends at its last row; in any other order it reads every match.
+    // A page ends at its last row (pageRows); a count at its cap.
     const [pagePlan = "set", countPlan = "set"] = f.q
-      ? await searchPlans(q, f.q, [indexOrdered(f) ? offset + limit + 1 : Infinity, onlyText(f) ? Infinity : cap + 1])
+      ? await searchPlans(q, f.q, [offset + limit + 1, onlyText(f) ? Infinity : cap + 1])
       : [];
     const rows = await pageRows(q, taskFilterWhere(f, pagePlan), f, offset, limit);
     // A page that ends the list gives the total; otherwise count, but stop at the cap.
