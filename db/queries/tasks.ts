@@ -109,14 +109,15 @@ function termQueries(terms: string[]): { words: SQL; exact: SQL } {
  * or its task's id is `q`. The index holds punctuation-split words (lib/ingest), so "out-2.txt"
  * is the phrase out 2 txt. Every task has its one row in task_search (db/queries/ingest.ts).
  * Read through the GIN index and the primary key (a BitmapOr), with planTextSearch; word
- * positions, for a phrase, are checked on the rows found, one vector each.
+ * positions, for a phrase, are checked on the rows found, one vector each (`positions` false:
+ * not checked, left to the caller).
  */
-function searchRowMatch(q: string): SQL {
+function searchRowMatch(q: string, positions = true): SQL {
   const terms = searchTerms(q);
   const named = sql`s.task_id = ANY(${tasksNamed(q)})`;
   if (terms.length === 0) return named;
   const { words, exact } = termQueries(terms);
-  if (!needsPositions(terms)) return sql`(s.search @@ ${words} OR ${named})`;
+  if (!positions || !needsPositions(terms)) return sql`(s.search @@ ${words} OR ${named})`;
   return sql`((s.search @@ ${words} AND s.search @@ (${exact})) OR ${named})`;
 }
 
@@ -145,8 +146,7 @@ function textMatch(q: string, plan: SearchPlan): SQL {
   const { exact } = termQueries(terms);
   const ownVector = sql`(SELECT s.search @@ (${exact}) FROM ${taskSearch} s WHERE s.task_id = ${tasks.id})`;
   if (plan === "walk") return sql`(${ownVector} OR ${byId})`;
-  const named = sql`s.task_id = ANY(${tasksNamed(q)})`;
-  const inSet = sql`${tasks.id} IN (SELECT s.task_id FROM ${taskSearch} s WHERE s.search @@ ${termQueries(terms).words} OR ${named} OFFSET 0)`;
+  const inSet = sql`${tasks.id} IN (SELECT s.task_id FROM ${taskSearch} s WHERE ${searchRowMatch(q, false)} OFFSET 0)`;
   return needsPositions(terms) ? sql`${inSet} AND (${ownVector} OR ${byId})` : inSet;
 }
 
