@@ -9,7 +9,8 @@ import { DECISION_STATE, type RejectReason, type ReviewDecision, type ReviewStat
 import type { TaskFilter } from "@/lib/tasks/filter";
 import { execRows, type Db } from "../client";
 import { auditLog, reviews, tasks } from "../schema";
-import { planTextSearch, taskFilterWhere } from "./tasks";
+import { planTextSearch } from "./task-search";
+import { taskFilterWhere } from "./tasks";
 
 export const BULK_ACTION = "review.bulk";
 
@@ -33,7 +34,7 @@ class CountChanged extends Error {
   }
 }
 
-/** A text search is planned as in listTasks (db/queries/tasks.ts planTextSearch). */
+/** A text search is planned as in listTasks (db/queries/task-search.ts planTextSearch). */
 async function searchThroughIndex(tx: Db, filter: TaskFilter) {
   if (filter.q) await planTextSearch(tx);
 }

@@ -12,7 +12,8 @@ import { parseTaskFilter, taskFilterToSearch, type TaskFilter } from "@/lib/task
 import { execRows, type Db } from "../client";
 import { queueItems, queueReservations, queueSkips, reviewQueues, tasks } from "../schema";
 import { recordAudit } from "./audit";
-import { planTextSearch, taskFilterWhere } from "./tasks";
+import { planTextSearch } from "./task-search";
+import { taskFilterWhere } from "./tasks";
 
 /** A reviewer holds their task and, with prefetch, the one after: never more. */
 export const MAX_HELD = 2;

@@ -6,7 +6,8 @@ import { BACKENDS, createTestDatabase, type TestDatabase } from "@/db/testing";
 import { SORT_COLUMNS } from "@/lib/tasks/filter";
 import { searchTerms } from "@/lib/tasks/search";
 import { PHRASE_COUNT_CAP } from "@/lib/tasks/total";
-import { encodeCursor, getFacets, listTasks, searchPlans } from "./tasks";
+import { searchPlans } from "./task-search";
+import { encodeCursor, getFacets, listTasks } from "./tasks";
 import { countTasks } from "./views";
 
 const N = 1_200; // more than PHRASE_COUNT_CAP, so the real phrase cap is exercised too

@@ -9,7 +9,8 @@ import { countCap, totalFromCappedCount, type TotalCount } from "@/lib/tasks/tot
 import { execRows, type Db } from "../client";
 import { savedViews, tasks, type SavedView } from "../schema";
 import { recordAudit } from "./audit";
-import { countMatches, planTextSearch, searchPlans } from "./tasks";
+import { planTextSearch, searchPlans } from "./task-search";
+import { countMatches } from "./tasks";
 
 /** How many tasks match `filter`: the task table's capped count (a lower bound past the cap). */
 export async function countTasks(db: Db, filter: TaskFilter): Promise<TotalCount> {
