@@ -5,8 +5,9 @@
 // race on first use (both see no runtime, both create one, and a grammar loaded into the loser
 // fails) — measured here as an intermittent fallback when pytest and bash files parse together.
 
-import type { Tree } from "web-tree-sitter";
+import type { Node, Tree } from "web-tree-sitter";
 import { glueIn, readRepairingGlueMapped } from "@/lib/metrics/shell-glue";
+import { StatementMemo } from "@/lib/metrics/statements";
 import { Lru } from "@/lib/rounds/lru";
 import { contentKey } from "@/lib/text/content-key";
 import { commandKey, normalizeNewlines, type Unit } from "./units";
@@ -110,23 +111,39 @@ const parsed = new Lru<string, Unit[] | null>(500);
 /** Forget every parsed script (benchmarks measure the uncached path with it). */
 export function clearShellStatementCache(): void {
   parsed.clear();
+  statementCuts.clear();
 }
+
+/** One statement's comments and heredoc bodies (start, end, 1 keep / 0 drop, by start) and its
+ * first glue, all relative to the statement's start. */
+interface StatementCuts {
+  cuts: number[];
+  gluedAt: number | null;
+}
+
+function readCuts(statement: Node, lines: readonly string[]): StatementCuts {
+  const base = statement.startIndex;
+  // Every comment and heredoc body in one walk (each walk is a call into WASM); the commands in the
+  // same walk, for glued lines.
+  const cuts: Cut[] = [];
+  let gluedAt: number | null = null;
+  for (const inner of statement.descendantsOfType(["comment", "heredoc_body", "heredoc_end", "command"])) {
+    if (inner.type === "command") {
+      const glue = glueIn(inner, lines);
+      if (glue !== null && (gluedAt === null || glue - base < gluedAt)) gluedAt = glue - base;
+    } else cuts.push({ start: inner.startIndex, end: inner.endIndex, kind: inner.type === "comment" ? "drop" : "keep" });
+  }
+  cuts.sort((x, y) => x.start - y.start);
+  return { cuts: cuts.flatMap((cut) => [cut.start - base, cut.end - base, cut.kind === "keep" ? 1 : 0]), gluedAt };
+}
+
+/** Statements read before, in this thread, by text (lib/metrics/statements). */
+const statementCuts = new StatementMemo<StatementCuts>(4_000_000);
 
 function readSpans(tree: Tree, lines: readonly string[]): { spans: StatementSpans | null; gluedAt: number | null } {
   const root = tree.rootNode;
   if (root.hasError) return { spans: null, gluedAt: null };
-  // Every comment and heredoc body of the script in one walk (each walk is a call into WASM), handed
-  // to the statement whose span holds it; the commands in the same walk, for glued lines.
-  const cuts: Cut[] = [];
   let gluedAt: number | null = null;
-  for (const inner of root.descendantsOfType(["comment", "heredoc_body", "heredoc_end", "command"])) {
-    if (inner.type === "command") {
-      const glue = glueIn(inner, lines);
-      if (glue !== null && (gluedAt === null || glue < gluedAt)) gluedAt = glue;
-    } else cuts.push({ start: inner.startIndex, end: inner.endIndex, kind: inner.type === "comment" ? "drop" : "keep" });
-  }
-  cuts.sort((x, y) => x.start - y.start);
-  let next = 0;
   const spans: StatementSpans = [];
   for (const child of root.children) {
     if (child.type === "comment") continue;
@@ -135,14 +152,11 @@ function readSpans(tree: Tree, lines: readonly string[]): { spans: StatementSpan
       continue;
     }
     const start = child.startIndex;
-    const end = child.endIndex;
-    while (next < cuts.length && cuts[next]!.start < start) next++;
-    let last = next;
-    while (last < cuts.length && cuts[last]!.start < end) last++;
-    const span = [start, end];
-    for (const cut of cuts.slice(next, last)) if (cut.end <= end) span.push(cut.start, cut.end, cut.kind === "keep" ? 1 : 0);
+    const read = statementCuts.read(child, (node) => readCuts(node, lines));
+    if (read.gluedAt !== null && (gluedAt === null || read.gluedAt + start < gluedAt)) gluedAt = read.gluedAt + start;
+    const span = [start, child.endIndex];
+    for (let k = 0; k < read.cuts.length; k += 3) span.push(start + read.cuts[k]!, start + read.cuts[k + 1]!, read.cuts[k + 2]!);
     spans.push(span);
-    next = last;
   }
   return { spans, gluedAt };
 }

@@ -1,6 +1,7 @@
 import type { Node, Tree } from "web-tree-sitter";
 import { absolutePathOf } from "./python-paths";
 import { normalizeSource } from "./source";
+import { StatementMemo } from "./statements";
 import { withTree } from "./tree-sitter";
 
 export interface PytestMetrics {
@@ -38,16 +39,23 @@ function collectable(definition: Node, innermost: Scope | undefined): boolean {
   return innermost.kind === "class" && parent.type === "block" && parent.parent?.id === innermost.id;
 }
 
+/** What one top-level statement (or a whole tree with errors) holds: its tests in order and the
+ * paths its strings name. */
+interface NodeReading {
+  tests: { name: string; asserts: number }[];
+  paths: string[];
+}
+
 /**
  * What pytest collects by default: `test*` functions at module level and `test*` methods of
  * `Test*` classes (nested `Test*` classes too); functions defined inside functions are not tests.
  * Asserts count for a test when no other function or class definition lies between them.
  */
-function readPythonTree(tree: Tree, types: string[] = READ_TYPES): PytestMetrics {
+function readNode(top: Node, types: string[]): NodeReading {
   const tests: Scope[] = [];
   const scopes: Scope[] = [];
   const paths = new Set<string>();
-  for (const node of tree.rootNode.descendantsOfType(types)) {
+  for (const node of top.descendantsOfType(types)) {
     while (scopes.length > 0 && (scopes[scopes.length - 1]?.end ?? 0) <= node.startIndex) scopes.pop();
     const innermost = scopes[scopes.length - 1];
     const type = node.type;
@@ -70,6 +78,28 @@ function readPythonTree(tree: Tree, types: string[] = READ_TYPES): PytestMetrics
       const path = absolutePathOf(node);
       if (path !== null) paths.add(path);
     }
+  }
+  return { tests: tests.map((test) => ({ name: test.name, asserts: test.asserts })), paths: [...paths] };
+}
+
+/** Statements read before, in this thread: a child's tests repeat its parent's (./statements). */
+const statementReadings = new StatementMemo<NodeReading>(4_000_000);
+
+/** Forget the remembered statements (tests and benchmarks measure the uncached path with it). */
+export function clearPytestStatementMemo(): void {
+  statementReadings.clear();
+}
+
+/** A tree without errors is read statement by statement, each remembered by its text; a tree with
+ * errors is read whole, with `types` only (error recovery depends on context). */
+function readPythonTree(tree: Tree, types: string[] = READ_TYPES): PytestMetrics {
+  const root = tree.rootNode;
+  const parts = root.hasError ? [readNode(root, types)] : statementReadings.readAll(root.namedChildren, (node) => readNode(node, READ_TYPES)).map((part) => part.reading);
+  const tests: { name: string; asserts: number }[] = [];
+  const paths = new Set<string>();
+  for (const part of parts) {
+    for (const test of part.tests) tests.push(test);
+    for (const path of part.paths) paths.add(path);
   }
   return {
     tests: tests.length,

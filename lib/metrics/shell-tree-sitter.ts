@@ -3,6 +3,7 @@ import type { HeredocStart } from "./heredoc-risk";
 import { glueIn, NEWLINE_IN_WORD } from "./shell-glue";
 import type { ShellFacts } from "./shell-facts";
 import type { ShellWord } from "./shell-tools";
+import { StatementMemo } from "./statements";
 
 export interface BashTreeReading {
   facts: ShellFacts;
@@ -66,41 +67,80 @@ function heredocStart(redirect: Node): HeredocStart | null {
 // the whole tree in WASM, and five separate walks cost more than the parse itself.
 const READ_TYPES = ["function_definition", "heredoc_redirect", "command", "comment", "word"];
 
+/** What one statement (or a whole tree with errors) holds; rows and offsets relative to its start. */
+interface NodeFacts {
+  commands: ShellWord[][];
+  functions: string[];
+  commentRows: number[];
+  heredocs: HeredocStart[];
+  gluedLines: boolean;
+  gluedAt: number | null;
+}
+
+function readNode(top: Node, lines: readonly string[]): NodeFacts {
+  const baseRow = top.startPosition.row;
+  const baseIndex = top.startIndex;
+  const facts: NodeFacts = { commands: [], functions: [], commentRows: [], heredocs: [], gluedLines: false, gluedAt: null };
+  for (const node of top.descendantsOfType(READ_TYPES)) {
+    switch (node.type) {
+      case "word":
+        if (!facts.gluedLines && NEWLINE_IN_WORD.test(node.text)) facts.gluedLines = true;
+        break;
+      case "command": {
+        facts.commands.push(commandWords(node));
+        // glueIn reads only lines the command spans: the reading stays a function of its text.
+        const glue = glueIn(node, lines);
+        if (glue !== null && (facts.gluedAt === null || glue - baseIndex < facts.gluedAt)) facts.gluedAt = glue - baseIndex;
+        break;
+      }
+      case "comment":
+        facts.commentRows.push(node.startPosition.row - baseRow);
+        break;
+      case "function_definition": {
+        const name = node.childForFieldName("name")?.text;
+        if (name) facts.functions.push(name);
+        break;
+      }
+      case "heredoc_redirect": {
+        const start = heredocStart(node);
+        if (start) facts.heredocs.push({ ...start, row: start.row - baseRow });
+        break;
+      }
+    }
+  }
+  return facts;
+}
+
+/** Statements read before, in this thread: a child's script repeats its parent's (./statements). */
+const statementFacts = new StatementMemo<NodeFacts>(4_000_000);
+
+/** Forget the remembered statements (tests and benchmarks measure the uncached path with it). */
+export function clearBashStatementMemo(): void {
+  statementFacts.clear();
+}
+
 /** Everything measureShell needs from the tree, copied out so the tree can be deleted. `lines`:
- * the script's lines, for finding glued ones. */
+ * the script's lines, for finding glued ones. A tree without errors is read statement by
+ * statement, each remembered; a tree with errors is read whole (error recovery can make the same
+ * text parse differently in another context). */
 export function readBashTree(tree: Tree, lines: readonly string[]): BashTreeReading {
   const root = tree.rootNode;
+  const parts = root.hasError
+    ? [{ reading: readNode(root, lines), startIndex: 0, startRow: 0 }]
+    : statementFacts.readAll(root.namedChildren, (node) => readNode(node, lines));
   const functions: string[] = [];
   const heredocs: HeredocStart[] = [];
   const commands: ShellWord[][] = [];
   const commentRows: number[] = [];
   let gluedLines = false;
   let gluedAt: number | null = null;
-  for (const node of root.descendantsOfType(READ_TYPES)) {
-    switch (node.type) {
-      case "word":
-        if (!gluedLines && NEWLINE_IN_WORD.test(node.text)) gluedLines = true;
-        break;
-      case "command": {
-        commands.push(commandWords(node));
-        const glue = glueIn(node, lines);
-        if (glue !== null && (gluedAt === null || glue < gluedAt)) gluedAt = glue;
-        break;
-      }
-      case "comment":
-        commentRows.push(node.startPosition.row);
-        break;
-      case "function_definition": {
-        const name = node.childForFieldName("name")?.text;
-        if (name) functions.push(name);
-        break;
-      }
-      case "heredoc_redirect": {
-        const start = heredocStart(node);
-        if (start) heredocs.push(start);
-        break;
-      }
-    }
+  for (const { reading, startIndex, startRow } of parts) {
+    for (const words of reading.commands) commands.push(words);
+    for (const name of reading.functions) functions.push(name);
+    for (const row of reading.commentRows) commentRows.push(row + startRow);
+    for (const h of reading.heredocs) heredocs.push({ ...h, row: h.row + startRow });
+    if (reading.gluedLines) gluedLines = true;
+    if (reading.gluedAt !== null && (gluedAt === null || reading.gluedAt + startIndex < gluedAt)) gluedAt = reading.gluedAt + startIndex;
   }
   return {
     facts: { commands, functions, extraTools: [], commentRows },

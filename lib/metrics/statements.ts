@@ -1,0 +1,77 @@
+// Readings of a syntax tree taken top-level statement by top-level statement, each remembered by
+// the statement's text. A child task's script repeats its parent's statements and adds a few: its
+// tree is still parsed whole (the parse is what decides where statements start and end), but only
+// the new statements are walked. Walking a tree costs a call into WASM and a JS object per node;
+// at paper scale it costs more than the parse.
+import type { Node } from "web-tree-sitter";
+
+/** A statement's reading, and where the statement starts in the text its tree was parsed from. */
+export interface StatementReading<R> {
+  reading: R;
+  startIndex: number;
+  startRow: number;
+}
+
+/**
+ * Remembers the reading of each statement by its node type and text, for about `capacity`
+ * characters of statement text. `read` must depend on the statement's subtree alone and give
+ * positions relative to the statement's start (its `startIndex` and `startPosition.row`): the same
+ * text can stand anywhere in another script. Readings are shared between scripts: callers only
+ * read them.
+ *
+ * Two generations instead of a strict LRU: a hit is one map lookup (a lookup keyed by a long,
+ * fresh string costs a hash of all of it, and an LRU's refresh costs two more map operations).
+ * When the young generation holds half the capacity it becomes the old one; an old entry read
+ * again moves back to the young.
+ */
+export class StatementMemo<R> {
+  private young = new Map<string, R>();
+  private old = new Map<string, R>();
+  private youngChars = 0;
+  hits = 0;
+  misses = 0;
+
+  constructor(private readonly capacity: number) {}
+
+  /** The reading of each statement in `nodes` (top-level nodes of one tree), in order. */
+  readAll(nodes: readonly Node[], read: (node: Node) => R): StatementReading<R>[] {
+    return nodes.map((node) => ({ reading: this.read(node, read), startIndex: node.startIndex, startRow: node.startPosition.row }));
+  }
+
+  read(node: Node, read: (node: Node) => R): R {
+    const key = `${node.type}\u0000${node.text}`;
+    const young = this.young.get(key);
+    if (young !== undefined) {
+      this.hits++;
+      return young;
+    }
+    const old = this.old.get(key);
+    if (old !== undefined) {
+      this.hits++;
+      this.keep(key, old);
+      return old;
+    }
+    this.misses++;
+    const reading = read(node);
+    this.keep(key, reading);
+    return reading;
+  }
+
+  private keep(key: string, reading: R): void {
+    if (this.youngChars + key.length > this.capacity / 2) {
+      this.old = this.young;
+      this.young = new Map();
+      this.youngChars = 0;
+    }
+    this.young.set(key, reading);
+    this.youngChars += key.length;
+  }
+
+  clear(): void {
+    this.young.clear();
+    this.old.clear();
+    this.youngChars = 0;
+    this.hits = 0;
+    this.misses = 0;
+  }
+}
