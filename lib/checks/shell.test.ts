@@ -1,6 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { analyseShell, Reader } from "./shell";
 import { readWithMvdan } from "./shell-mvdan";
+import { clearShellTreeMemo } from "./shell-tree";
 
 const SCRIPT = `#!/bin/bash
 set -euo pipefail
@@ -124,5 +125,24 @@ describe("a command tree-sitter glues onto the next lines", () => {
     const script = `jq -r x "$OUT" \\\n  | sort \\\n  | uniq -c\ntouch /srv/a.txt # made here\n`;
     const a = await analyseShell(script);
     expect(a.artifacts.map((x) => [x.line, x.excerpt])).toEqual([[4, "touch /srv/a.txt # made here"]]);
+  });
+});
+
+describe("statements seen in another script", () => {
+  it("are read with this script's variables, directory and lines", async () => {
+    clearShellTreeMemo();
+    const step = `tar -czf "$OUT/b.tgz" data; sqlite3 ./db.sqlite 'select 1'\n`;
+    const parent = `cd /srv\nOUT=/srv/out\n${step}`;
+    // The same statement after other variables and another directory, two rows further down.
+    const child = `set -e\ncd /opt\nOUT=/opt/out\n\n${step}`;
+    const fresh = await analyseShell(child);
+    clearShellTreeMemo();
+    await analyseShell(parent);
+    const again = await analyseShell(child);
+    expect(again).toEqual(fresh);
+    expect(again.artifacts.map((x) => `${x.line} ${x.path} ${x.startLine}-${x.endLine} ${x.excerpt}`)).toEqual([
+      `5 /opt/out/b.tgz 5-5 ${step.trim()}`,
+      `5 /opt/db.sqlite 5-5 ${step.trim()}`,
+    ]);
   });
 });

@@ -4,11 +4,11 @@
 // wget, dd, compilers' -o, …), with variables assigned a literal value (`DIR=/opt/app`) and a
 // top-level `cd` resolved. A word that depends on anything else (`$(…)`, a loop variable) is left
 // out: the reading never guesses a path.
-import type { Node, Tree } from "web-tree-sitter";
 import { normalizeSource } from "@/lib/metrics/source";
-import { glueIn, readRepairingGlue } from "@/lib/metrics/shell-glue";
+import { readRepairingGlue } from "@/lib/metrics/shell-glue";
 import { Lru } from "@/lib/rounds/lru";
 import { readWithMvdan } from "./shell-mvdan";
+import { readShellTree } from "./shell-tree";
 
 export interface ShellArtifact {
   /** absolute, normalised (no trailing slash, no `/./`) */
@@ -40,7 +40,6 @@ export interface Span {
   endRow: number;
 }
 
-const unescape = (text: string): string => text.replace(/\\(.)/gs, "$1");
 
 /** Normalises an absolute path; relative ones are resolved against `cwd` when it is known. */
 export function normalisePath(p: string, cwd: string | null): string | null {
@@ -63,78 +62,16 @@ export function isScratch(p: string): boolean {
   return /^\/(?:dev|proc|sys|tmp|var\/tmp|run)(?:\/|$)/.test(p) || p === "/";
 }
 
-/** Commands whose words can name a file they make (or remove, or move into), and `cd`. */
-const CREATORS = new Set([
-  "cd", "touch", "mkfifo", "mkdir", "tee", "install", "cp", "mv", "ln", "rsync", "rm", "rmdir", "unlink", "tar", "zip", "gzip", "bzip2", "xz",
-  "unzip", "sqlite3", "git", "ssh-keygen", "dd", "htpasswd", "gcc", "cc", "g++", "c++", "clang", "clang++", "rustc", "go", "sort", "curl",
-  "pandoc", "pg_dump", "mysqldump", "jar", "gpg", "openssl", "wget", "sudo", "env", "nohup", "time", "command", "exec",
-]);
-
 export class Reader {
   private vars = new Map<string, string | null>();
   private cwd: string | null;
   readonly artifacts: ShellArtifact[] = [];
   readonly removed: { path: string; line: number }[] = [];
-  /** tree-sitter glued a line onto the previous command (a word spans a line break) */
-  glued = false;
-  /** where the first glue is: the offset (in the parsed text) a command must end at */
-  gluedAt: number | null = null;
-
   constructor(
     private readonly lines: readonly string[],
     workdir: string | null,
   ) {
     this.cwd = workdir;
-  }
-
-  /** Notes where tree-sitter glued a line onto this command (lib/metrics/shell-glue). */
-  checkGlued(node: Node): void {
-    const at = glueIn(node, this.lines);
-    if (at === null) return;
-    this.glued = true;
-    if (this.gluedAt === null || at < this.gluedAt) this.gluedAt = at;
-  }
-
-  value(node: Node): Word {
-    switch (node.type) {
-      case "word":
-      case "number":
-        return unescape(node.text);
-      case "raw_string":
-        return node.text.slice(1, -1);
-      case "simple_expansion": {
-        const v = node.namedChildren[0];
-        return v?.type === "variable_name" ? (this.vars.get(v.text) ?? null) : null;
-      }
-      case "expansion": {
-        const m = /^\$\{([A-Za-z_][A-Za-z0-9_]*)\}$/.exec(node.text);
-        return m?.[1] ? (this.vars.get(m[1]) ?? null) : null;
-      }
-      case "string": {
-        let text = "";
-        for (const child of node.children) {
-          if (!child.isNamed) {
-            if (child.type === '"') continue;
-            return null;
-          }
-          const v = child.type === "string_content" ? child.text.replace(/\\([\\"$`])/g, "$1") : this.value(child);
-          if (v === null) return null;
-          text += v;
-        }
-        return text;
-      }
-      case "concatenation": {
-        let text = "";
-        for (const child of node.children) {
-          const v = child.isNamed ? this.value(child) : null;
-          if (v === null) return null;
-          text += v;
-        }
-        return text;
-      }
-      default:
-        return null;
-    }
   }
 
   add(raw: Word, via: string, row: number, span: Span, top: boolean): void {
@@ -166,49 +103,10 @@ export class Reader {
     return this.vars.get(name) ?? null;
   }
 
-  assignment(node: Node): void {
-    const name = node.childForFieldName("name")?.text;
-    if (!name) return;
-    const value = node.childForFieldName("value");
-    this.setVar(name, value ? this.value(value) : "");
-  }
-
-  loopVariable(node: Node): void {
-    const name = node.childForFieldName("variable")?.text;
-    if (name) this.vars.set(name, null);
-  }
-
-  redirect(node: Node, statement: Node): void {
-    const op = node.children.find((c) => !c.isNamed)?.type ?? "";
-    if (![">", ">>", "&>", "&>>", ">|", ">&"].includes(op)) return;
-    const dest = node.childForFieldName("destination") ?? node.namedChildren[node.namedChildren.length - 1] ?? null;
-    if (!dest || (op === ">&" && /^\d+$|^-$/.test(dest.text))) return;
-    this.redirectTo(op, this.value(dest), dest.startPosition.row, { startRow: statement.startPosition.row, endRow: statement.endPosition.row }, isTopLevel(statement));
-  }
-
   redirectTo(op: string, target: Word, row: number, span: Span, top: boolean): void {
     if (![">", ">>", "&>", "&>>", ">|", ">&"].includes(op)) return;
     if (op === ">&" && target !== null && /^\d+$|^-$/.test(target)) return;
     this.add(target, op, row, span, top);
-  }
-
-  command(node: Node): void {
-    const nameNode = node.childForFieldName("name")?.namedChildren[0] ?? null;
-    const rawName = nameNode?.text ?? "";
-    // Most commands make nothing: their words are not read at all.
-    if (!CREATORS.has(rawName.slice(rawName.lastIndexOf("/") + 1)) && !rawName.startsWith("python") && !rawName.includes("$")) {
-      this.checkGlued(node);
-      return;
-    }
-    const argNodes = node.childrenForFieldName("argument");
-    this.checkGlued(node);
-    const all = nameNode ? [nameNode, ...argNodes] : argNodes;
-    this.simpleCommand(
-      all.map((n) => this.value(n)),
-      all.map((n) => n.startPosition.row),
-      { startRow: node.startPosition.row, endRow: node.endPosition.row },
-      isTopLevel(node),
-    );
   }
 
   /** One simple command, its name first, from either parser. */
@@ -419,57 +317,13 @@ function addInto(reader: Reader, words: readonly Word[], row: number, dirIndex: 
   reader.add(`${dir}/${base}`, via, row, span, top);
 }
 
-/** A statement of the script itself, not inside a function, loop, condition or subshell. */
-function isTopLevel(node: Node): boolean {
-  let p = node.parent;
-  while (p) {
-    switch (p.type) {
-      case "program":
-        return true;
-      case "redirected_statement":
-      case "list":
-      case "pipeline":
-        p = p.parent;
-        continue;
-      default:
-        return false;
-    }
-  }
-  return false;
-}
-
-const READ_TYPES = ["variable_assignment", "for_statement", "command", "file_redirect"];
-
-function readTree(tree: Tree, lines: readonly string[], workdir: string | null): ShellAnalysis & { gluedAt: number | null } {
-  const reader = new Reader(lines, workdir);
-  for (const node of tree.rootNode.descendantsOfType(READ_TYPES)) {
-    switch (node.type) {
-      case "variable_assignment":
-        reader.assignment(node);
-        break;
-      case "for_statement":
-        reader.loopVariable(node);
-        break;
-      case "command":
-        reader.command(node);
-        break;
-      case "file_redirect": {
-        const statement = node.parent?.type === "heredoc_redirect" ? node.parent.parent : node.parent;
-        if (statement) reader.redirect(node, statement);
-        break;
-      }
-    }
-  }
-  return { artifacts: reader.artifacts, removed: reader.removed, hasError: tree.rootNode.hasError || reader.glued, gluedAt: tree.rootNode.hasError ? null : reader.gluedAt };
-}
-
 /**
  * The tree-sitter reading, with glued lines repaired (lib/metrics/shell-glue); the reader keeps the
  * original lines for its evidence. A repaired text that still reads with an error or a glue is
  * left to mvdan-sh.
  */
 function readRepairing(text: string, lines: readonly string[], workdir: string | null): Promise<ShellAnalysis & { gluedAt: number | null }> {
-  return readRepairingGlue(text, (tree) => readTree(tree, lines, workdir));
+  return readRepairingGlue(text, (tree) => readShellTree(tree, new Reader(lines, workdir), lines));
 }
 
 const cache = new Lru<string, ShellAnalysis>(2048);
