@@ -1,7 +1,9 @@
+import type { Node } from "web-tree-sitter";
 import { describe, expect, it } from "vitest";
 import { clearShellStatementCache, shellStatementSpans } from "@/lib/diff/bash";
 import { clearPytestStatementMemo, measurePytest } from "./pytest";
 import { clearBashStatementMemo, readBashTree } from "./shell-tree-sitter";
+import { StatementMemo } from "./statements";
 import { withTree } from "./tree-sitter";
 
 // The readers remember each top-level statement's reading by its text and place it again in
@@ -59,5 +61,31 @@ describe("statement-by-statement readings", () => {
     const reading = await fresh(() => bash(broken));
     expect(reading.hasError).toBe(true);
     expect(await bash(broken)).toEqual(reading);
+  });
+});
+
+describe("StatementMemo", () => {
+  const node = (text: string) => ({ type: "command", text }) as unknown as Node;
+
+  it("stays within its capacity, keeps what is read again, and reads again what it dropped", () => {
+    const memo = new StatementMemo<string>(200);
+    let reads = 0;
+    const read = (n: Node) => {
+      reads++;
+      return n.text.toUpperCase();
+    };
+    // Keys are "command" + NUL + 12 characters: 20 characters each, 5 per generation.
+    const text = (i: number) => `echo ${String(i).padStart(7, "0")}`;
+    for (let i = 0; i < 100; i++) {
+      expect(memo.read(node(text(i)), read)).toBe(text(i).toUpperCase());
+      // The first statement is read again after every other: it is never dropped.
+      expect(memo.read(node(text(0)), read)).toBe(text(0).toUpperCase());
+      expect(memo.size).toBeLessThanOrEqual(11);
+    }
+    expect(reads).toBe(100);
+    expect(memo.hits).toBe(100);
+    // One of the first statements, long dropped, is read again.
+    memo.read(node(text(1)), read);
+    expect(reads).toBe(101);
   });
 });

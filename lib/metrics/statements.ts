@@ -67,6 +67,11 @@ export class StatementMemo<R> {
     this.youngChars += key.length;
   }
 
+  /** statements remembered (an entry in both generations counts twice) */
+  get size(): number {
+    return this.young.size + this.old.size;
+  }
+
   clear(): void {
     this.young.clear();
     this.old.clear();
