@@ -3,7 +3,7 @@
 // `check_readings`, so that a check reads no source. A reading is a pure function of the blob's
 // bytes (and, for a solution, of the directory it starts in), so it never goes stale for its
 // blob; the reader name carries READINGS_VERSION, and readings of another version are ignored.
-// **Bump READINGS_VERSION whenever pytest.ts or shell.ts reads differently.**
+// **Bump READINGS_VERSION whenever pytest.ts, shell.ts or shell-tree.ts reads differently.**
 import { shellStatementSpans, type StatementSpans } from "@/lib/diff/bash";
 import type { KnownReadings } from "@/lib/diff/summary";
 import { pytestTestNames } from "@/lib/metrics/pytest";
