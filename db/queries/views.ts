@@ -6,7 +6,7 @@ import type { Actor } from "@/lib/auth/actor";
 import { can } from "@/lib/auth/permissions";
 import { parseTaskFilter, type TaskFilter } from "@/lib/tasks/filter";
 import { countCap, totalFromCappedCount, type TotalCount } from "@/lib/tasks/total";
-import { execRows, type Db } from "../client";
+import type { Db } from "../client";
 import { savedViews, tasks, type SavedView } from "../schema";
 import { recordAudit } from "./audit";
 import { planTextSearch, searchPlans } from "./task-search";
