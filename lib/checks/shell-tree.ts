@@ -5,7 +5,7 @@
 // remembered by its text (lib/metrics/statements): a child's script repeats its parent's
 // statements, and only the new ones are walked. The Reader then plays the events in order.
 import type { Node, Tree } from "web-tree-sitter";
-import { glueIn } from "@/lib/metrics/shell-glue";
+import { earlierGlue, glueIn } from "@/lib/metrics/shell-glue";
 import { StatementMemo } from "@/lib/metrics/statements";
 import type { Reader, ShellAnalysis, Span, Word } from "./shell";
 
@@ -125,8 +125,7 @@ function statementEvents(top: Node, lines: readonly string[]): StatementEvents {
       }
       case "command": {
         // glueIn reads only lines the command spans: the events stay a function of the text.
-        const glue = glueIn(node, lines);
-        if (glue !== null && (gluedAt === null || glue - baseIndex < gluedAt)) gluedAt = glue - baseIndex;
+        gluedAt = earlierGlue(gluedAt, glueIn(node, lines), -baseIndex);
         const nameNode = node.childForFieldName("name")?.namedChildren[0] ?? null;
         const rawName = nameNode?.text ?? "";
         // Most commands make nothing: their words are not read at all.
@@ -212,7 +211,7 @@ export function readShellTree(tree: Tree, reader: Reader, lines: readonly string
   let gluedAt: number | null = null;
   for (const { reading, startIndex, startRow } of parts) {
     play(reader, reading.events, startRow);
-    if (reading.gluedAt !== null && (gluedAt === null || reading.gluedAt + startIndex < gluedAt)) gluedAt = reading.gluedAt + startIndex;
+    gluedAt = earlierGlue(gluedAt, reading.gluedAt, startIndex);
   }
   return { artifacts: reader.artifacts, removed: reader.removed, hasError: root.hasError || gluedAt !== null, gluedAt: root.hasError ? null : gluedAt };
 }

@@ -6,7 +6,7 @@
 // fails) — measured here as an intermittent fallback when pytest and bash files parse together.
 
 import type { Node, Tree } from "web-tree-sitter";
-import { glueIn, readRepairingGlueMapped } from "@/lib/metrics/shell-glue";
+import { earlierGlue, glueIn, readRepairingGlueMapped } from "@/lib/metrics/shell-glue";
 import { StatementMemo } from "@/lib/metrics/statements";
 import { Lru } from "@/lib/rounds/lru";
 import { contentKey } from "@/lib/text/content-key";
@@ -130,7 +130,7 @@ function readCuts(statement: Node, lines: readonly string[]): StatementCuts {
   for (const inner of statement.descendantsOfType(["comment", "heredoc_body", "heredoc_end", "command"])) {
     if (inner.type === "command") {
       const glue = glueIn(inner, lines);
-      if (glue !== null && (gluedAt === null || glue - base < gluedAt)) gluedAt = glue - base;
+      gluedAt = earlierGlue(gluedAt, glue, -base);
     } else cuts.push({ start: inner.startIndex, end: inner.endIndex, kind: inner.type === "comment" ? "drop" : "keep" });
   }
   cuts.sort((x, y) => x.start - y.start);
@@ -153,7 +153,7 @@ function readSpans(tree: Tree, lines: readonly string[]): { spans: StatementSpan
     }
     const start = child.startIndex;
     const read = statementCuts.read(child, (node) => readCuts(node, lines));
-    if (read.gluedAt !== null && (gluedAt === null || read.gluedAt + start < gluedAt)) gluedAt = read.gluedAt + start;
+    gluedAt = earlierGlue(gluedAt, read.gluedAt, start);
     const span = [start, child.endIndex];
     for (let k = 0; k < read.cuts.length; k += 3) span.push(start + read.cuts[k]!, start + read.cuts[k + 1]!, read.cuts[k + 2]!);
     spans.push(span);

@@ -34,6 +34,14 @@ export function glueIn(command: Node, lines: readonly string[]): number | null {
   return at;
 }
 
+/** The earlier of two glue offsets (null: no glue), `candidate` moved by `shift` first: readers
+ * keep a statement's glue relative to its start and place it again in the script. */
+export function earlierGlue(current: number | null, candidate: number | null, shift = 0): number | null {
+  if (candidate === null) return current;
+  const at = candidate + shift;
+  return current === null || at < current ? at : current;
+}
+
 /** Repairs tried before the caller gives up on tree-sitter (each is one more parse). */
 const MAX_REPAIRS = 8;
 

@@ -1,6 +1,6 @@
 import type { Node, Tree } from "web-tree-sitter";
 import type { HeredocStart } from "./heredoc-risk";
-import { glueIn, NEWLINE_IN_WORD } from "./shell-glue";
+import { earlierGlue, glueIn, NEWLINE_IN_WORD } from "./shell-glue";
 import type { ShellFacts } from "./shell-facts";
 import type { ShellWord } from "./shell-tools";
 import { StatementMemo } from "./statements";
@@ -90,7 +90,7 @@ function readNode(top: Node, lines: readonly string[]): NodeFacts {
         facts.commands.push(commandWords(node));
         // glueIn reads only lines the command spans: the reading stays a function of its text.
         const glue = glueIn(node, lines);
-        if (glue !== null && (facts.gluedAt === null || glue - baseIndex < facts.gluedAt)) facts.gluedAt = glue - baseIndex;
+        facts.gluedAt = earlierGlue(facts.gluedAt, glue, -baseIndex);
         break;
       }
       case "comment":
@@ -140,7 +140,7 @@ export function readBashTree(tree: Tree, lines: readonly string[]): BashTreeRead
     for (const row of reading.commentRows) commentRows.push(row + startRow);
     for (const h of reading.heredocs) heredocs.push({ ...h, row: h.row + startRow });
     if (reading.gluedLines) gluedLines = true;
-    if (reading.gluedAt !== null && (gluedAt === null || reading.gluedAt + startIndex < gluedAt)) gluedAt = reading.gluedAt + startIndex;
+    gluedAt = earlierGlue(gluedAt, reading.gluedAt, startIndex);
   }
   return {
     facts: { commands, functions, extraTools: [], commentRows },
