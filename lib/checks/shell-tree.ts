@@ -4,9 +4,10 @@
 // So a statement's events do not depend on the variables or the directory before it, and are
 // remembered by its text (lib/metrics/statements): a child's script repeats its parent's
 // statements, and only the new ones are walked. The Reader then plays the events in order.
-import type { Node, Tree } from "web-tree-sitter";
+import type { Node } from "web-tree-sitter";
 import { earlierGlue, glueIn } from "@/lib/metrics/shell-glue";
 import { StatementMemo } from "@/lib/metrics/statements";
+import type { ParsedScript } from "@/lib/metrics/tree-sitter";
 import type { Reader, ShellAnalysis, Span, Word } from "./shell";
 
 /** A literal piece of a word, or a variable's name (`$X`, `${X}`). */
@@ -203,15 +204,15 @@ export function clearShellTreeMemo(): void {
  * events remembered by its text), a tree with errors whole. `gluedAt`: where the first glued line
  * is, for the caller to repair (lib/metrics/shell-glue).
  */
-export function readShellTree(tree: Tree, reader: Reader, lines: readonly string[]): Pick<ShellAnalysis, "artifacts" | "removed" | "hasError"> & { gluedAt: number | null } {
-  const root = tree.rootNode;
-  const parts = root.hasError
+export function readShellTree(script: ParsedScript, reader: Reader, lines: readonly string[]): Pick<ShellAnalysis, "artifacts" | "removed" | "hasError"> & { gluedAt: number | null } {
+  const root = script.hasError ? script.root : null;
+  const parts = root
     ? [{ reading: statementEvents(root, lines), startIndex: 0, startRow: 0 }]
-    : statementMemo.readAll(root.namedChildren, (node) => statementEvents(node, lines));
+    : statementMemo.readAll(script.statements.filter((s) => s.isNamed), (node) => statementEvents(node, lines));
   let gluedAt: number | null = null;
   for (const { reading, startIndex, startRow } of parts) {
     play(reader, reading.events, startRow);
     gluedAt = earlierGlue(gluedAt, reading.gluedAt, startIndex);
   }
-  return { artifacts: reader.artifacts, removed: reader.removed, hasError: root.hasError || gluedAt !== null, gluedAt: root.hasError ? null : gluedAt };
+  return { artifacts: reader.artifacts, removed: reader.removed, hasError: script.hasError || gluedAt !== null, gluedAt: script.hasError ? null : gluedAt };
 }

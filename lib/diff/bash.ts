@@ -5,9 +5,10 @@
 // race on first use (both see no runtime, both create one, and a grammar loaded into the loser
 // fails) — measured here as an intermittent fallback when pytest and bash files parse together.
 
-import type { Node, Tree } from "web-tree-sitter";
+import type { Node } from "web-tree-sitter";
 import { earlierGlue, glueIn, readRepairingGlueMapped } from "@/lib/metrics/shell-glue";
 import { StatementMemo } from "@/lib/metrics/statements";
+import type { ParsedScript } from "@/lib/metrics/tree-sitter";
 import { Lru } from "@/lib/rounds/lru";
 import { contentKey } from "@/lib/text/content-key";
 import { commandKey, normalizeNewlines, type Unit } from "./units";
@@ -140,12 +141,11 @@ function readCuts(statement: Node, lines: readonly string[]): StatementCuts {
 /** Statements read before, in this thread, by text (lib/metrics/statements). */
 const statementCuts = new StatementMemo<StatementCuts>(4_000_000);
 
-function readSpans(tree: Tree, lines: readonly string[]): { spans: StatementSpans | null; gluedAt: number | null } {
-  const root = tree.rootNode;
-  if (root.hasError) return { spans: null, gluedAt: null };
+function readSpans(script: ParsedScript, lines: readonly string[]): { spans: StatementSpans | null; gluedAt: number | null } {
+  if (script.hasError) return { spans: null, gluedAt: null };
   let gluedAt: number | null = null;
   const spans: StatementSpans = [];
-  for (const child of root.children) {
+  for (const child of script.statements) {
     if (child.type === "comment") continue;
     if (!child.isNamed) {
       if (child.type === "&") spans.push([]);

@@ -81,11 +81,13 @@ export class ThreadPool<J, R> {
     thread.pending.clear();
   }
 
-  run(job: J): Promise<R> {
+  /** Runs `job` in the thread with the fewest pending, or, given a `lane`, always in the same
+   * thread for the same lane (work that profits from what that thread read before). */
+  run(job: J, lane?: number): Promise<R> {
     if (this.failure) return Promise.reject(this.failure);
     if (this.closed) return Promise.reject(new Error("the thread pool is closed"));
-    let thread = this.threads[0];
-    for (const t of this.threads) if (thread === undefined || t.pending.size < thread.pending.size) thread = t;
+    let thread = lane === undefined ? undefined : this.threads[lane % this.threads.length];
+    if (lane === undefined) for (const t of this.threads) if (thread === undefined || t.pending.size < thread.pending.size) thread = t;
     if (!thread) return Promise.reject(new Error("the thread pool is empty"));
     const id = this.nextId++;
     const target = thread;

@@ -94,7 +94,7 @@ export function clearPytestStatementMemo(): void {
  * errors is read whole, with `types` only (error recovery depends on context). */
 function readPythonTree(tree: Tree, types: string[] = READ_TYPES): PytestMetrics {
   const root = tree.rootNode;
-  const parts = root.hasError ? [readNode(root, types)] : statementReadings.readAll(root.namedChildren, (node) => readNode(node, READ_TYPES)).map((part) => part.reading);
+  const parts = root.hasError ? [readNode(root, types)] : statementReadings.readNodes(root.namedChildren, (node) => readNode(node, READ_TYPES)).map((part) => part.reading);
   const tests: { name: string; asserts: number }[] = [];
   const paths = new Set<string>();
   for (const part of parts) {

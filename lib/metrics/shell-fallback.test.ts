@@ -6,7 +6,7 @@ import { measureShell } from "./shell";
 import { summarizeFacts } from "./shell-facts";
 import { readWithMvdan } from "./shell-mvdan";
 import { readBashTree } from "./shell-tree-sitter";
-import { withTree } from "./tree-sitter";
+import { withStatements } from "./tree-sitter";
 
 const script = (...lines: string[]): string => `${lines.join("\n")}\n`;
 
@@ -89,7 +89,7 @@ describe("lines tree-sitter glues onto the previous command", () => {
     // shows it), so the test keeps the whole script and first checks that the glue is there.
     const source = fs.readFileSync(path.join(import.meta.dirname, "fixtures", "glued-pipeline.sh"), "utf8");
     const lines = source.split("\n");
-    const raw = await withTree("bash", source, (tree) => readBashTree(tree, lines));
+    const raw = await withStatements("bash", source, (script) => readBashTree(script, lines));
     expect(raw).toMatchObject({ hasError: false, gluedLines: false });
     expect(raw.gluedAt).not.toBeNull();
     const mvdan = readWithMvdan(source);

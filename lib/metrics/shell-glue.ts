@@ -3,8 +3,8 @@
 // with `\` (`\cp -f a b`). A newline there ends the command in bash. Both the metrics (commands,
 // distinct tools) and the checks' reading of a solution find the glue here and repair it the same
 // way. Server only.
-import type { Node, Tree } from "web-tree-sitter";
-import { withTree } from "./tree-sitter";
+import type { Node } from "web-tree-sitter";
+import { confirmOutline, withStatements, type ParsedScript } from "./tree-sitter";
 
 /** An unescaped newline cannot be part of an unquoted word in bash. */
 export const NEWLINE_IN_WORD = /(^|[^\\])\n/;
@@ -51,7 +51,7 @@ const MAX_REPAIRS = 8;
  * to the shell; rows are unchanged) and the text is parsed again, up to MAX_REPAIRS times. The last
  * reading is returned: one that still has `gluedAt` set is the caller's to distrust.
  */
-export async function readRepairingGlue<T extends { gluedAt: number | null }>(source: string, read: (tree: Tree, text: string) => T): Promise<T> {
+export async function readRepairingGlue<T extends { gluedAt: number | null }>(source: string, read: (script: ParsedScript, text: string) => T): Promise<T> {
   return (await readRepairingGlueMapped(source, read)).reading;
 }
 
@@ -61,14 +61,17 @@ export async function readRepairingGlue<T extends { gluedAt: number | null }>(so
  */
 export async function readRepairingGlueMapped<T extends { gluedAt: number | null }>(
   source: string,
-  read: (tree: Tree, text: string) => T,
+  read: (script: ParsedScript, text: string) => T,
 ): Promise<{ reading: T; toSource: (offset: number) => number }> {
   let text = source;
   /** where each inserted `;` is in `text` */
   const inserted: number[] = [];
   for (let left = MAX_REPAIRS; ; left--) {
     const parsed = text;
-    const reading = await withTree("bash", parsed, (tree) => read(tree, parsed));
+    const reading = await withStatements("bash", parsed, (script) => read(script, parsed));
+    // Its statements before the first glue read as tree-sitter reads them anywhere: another script
+    // sharing them may be parsed from there on (./outlines).
+    confirmOutline("bash", parsed, reading.gluedAt ?? parsed.length);
     if (reading.gluedAt === null || left === 0) {
       const toSource = (offset: number) => offset - inserted.filter((at) => at < offset).length;
       return { reading, toSource };

@@ -3,7 +3,7 @@ import { measureShell } from "./shell";
 import { countCodeLines, summarizeFacts, type ShellFacts } from "./shell-facts";
 import { readWithMvdan } from "./shell-mvdan";
 import { readBashTree } from "./shell-tree-sitter";
-import { withTree } from "./tree-sitter";
+import { withStatements } from "./tree-sitter";
 
 function measured(facts: ShellFacts, source: string) {
   return { ...summarizeFacts(facts), lines: countCodeLines(source.split("\n"), facts.commentRows) };
@@ -21,7 +21,7 @@ const SCRIPTS = [
 
 describe("tree-sitter and mvdan-sh readings agree", () => {
   it.each(SCRIPTS.map((source, index) => [index, source] as const))("on script %i", async (_index, source) => {
-    const treeSitter = await withTree("bash", source, (tree) => readBashTree(tree, source.split("\n")));
+    const treeSitter = await withStatements("bash", source, (script) => readBashTree(script, source.split("\n")));
     const mvdan = readWithMvdan(source);
     expect(treeSitter).toMatchObject({ hasError: false, gluedLines: false, gluedAt: null });
     expect(mvdan).not.toBeNull();

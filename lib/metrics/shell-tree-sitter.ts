@@ -1,9 +1,10 @@
-import type { Node, Tree } from "web-tree-sitter";
+import type { Node } from "web-tree-sitter";
 import type { HeredocStart } from "./heredoc-risk";
 import { earlierGlue, glueIn, NEWLINE_IN_WORD } from "./shell-glue";
 import type { ShellFacts } from "./shell-facts";
 import type { ShellWord } from "./shell-tools";
 import { StatementMemo } from "./statements";
+import type { ParsedScript } from "./tree-sitter";
 
 export interface BashTreeReading {
   facts: ShellFacts;
@@ -119,15 +120,15 @@ export function clearBashStatementMemo(): void {
   statementFacts.clear();
 }
 
-/** Everything measureShell needs from the tree, copied out so the tree can be deleted. `lines`:
- * the script's lines, for finding glued ones. A tree without errors is read statement by
+/** Everything measureShell needs from the script's tree, copied out so the tree can be deleted.
+ * `lines`: the script's lines, for finding glued ones. A tree without errors is read statement by
  * statement, each remembered; a tree with errors is read whole (error recovery can make the same
  * text parse differently in another context). */
-export function readBashTree(tree: Tree, lines: readonly string[]): BashTreeReading {
-  const root = tree.rootNode;
-  const parts = root.hasError
+export function readBashTree(script: ParsedScript, lines: readonly string[]): BashTreeReading {
+  const root = script.hasError ? script.root : null;
+  const parts = root
     ? [{ reading: readNode(root, lines), startIndex: 0, startRow: 0 }]
-    : statementFacts.readAll(root.namedChildren, (node) => readNode(node, lines));
+    : statementFacts.readAll(script.statements.filter((s) => s.isNamed), (node) => readNode(node, lines));
   const functions: string[] = [];
   const heredocs: HeredocStart[] = [];
   const commands: ShellWord[][] = [];
@@ -144,9 +145,9 @@ export function readBashTree(tree: Tree, lines: readonly string[]): BashTreeRead
   }
   return {
     facts: { commands, functions, extraTools: [], commentRows },
-    hasError: root.hasError,
+    hasError: script.hasError,
     gluedLines,
-    gluedAt: root.hasError ? null : gluedAt,
+    gluedAt: script.hasError ? null : gluedAt,
     heredocs,
   };
 }

@@ -4,7 +4,7 @@ import { clearShellStatementCache, shellStatementSpans } from "@/lib/diff/bash";
 import { clearPytestStatementMemo, measurePytest } from "./pytest";
 import { clearBashStatementMemo, readBashTree } from "./shell-tree-sitter";
 import { StatementMemo } from "./statements";
-import { withTree } from "./tree-sitter";
+import { withStatements, type TopLevel } from "./tree-sitter";
 
 // The readers remember each top-level statement's reading by its text and place it again in
 // another script: a statement seen before must read exactly as in a fresh read of the script.
@@ -23,7 +23,7 @@ const PARENT = [
 // The parent's statements after new ones, the first of them starting mid-line; one repeated.
 const CHILD = `set -euo pipefail\necho start; ${PARENT}\nsetup\ncat <<'PY' | python3 -\nprint(1)\nPY\n`;
 
-const bash = (source: string) => withTree("bash", source, (tree) => readBashTree(tree, source.split("\n")));
+const bash = (source: string) => withStatements("bash", source, (script) => readBashTree(script, source.split("\n")));
 
 async function fresh<T>(read: () => Promise<T>): Promise<T> {
   clearBashStatementMemo();
@@ -65,7 +65,15 @@ describe("statement-by-statement readings", () => {
 });
 
 describe("StatementMemo", () => {
-  const node = (text: string) => ({ type: "command", text }) as unknown as Node;
+  const node = (text: string): TopLevel => ({
+    type: "command",
+    isNamed: true,
+    startIndex: 0,
+    endIndex: text.length,
+    startRow: 0,
+    key: `command\u0000${text}`,
+    node: { type: "command", text } as unknown as Node,
+  });
 
   it("stays within its capacity, keeps what is read again, and reads again what it dropped", () => {
     const memo = new StatementMemo<string>(200);

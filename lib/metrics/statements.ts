@@ -4,6 +4,7 @@
 // the new statements are walked. Walking a tree costs a call into WASM and a JS object per node;
 // at paper scale it costs more than the parse.
 import type { Node } from "web-tree-sitter";
+import { PrefixMiss, type TopLevel } from "./tree-sitter";
 
 /** A statement's reading, and where the statement starts in the text its tree was parsed from. */
 export interface StatementReading<R> {
@@ -34,12 +35,21 @@ export class StatementMemo<R> {
   constructor(private readonly capacity: number) {}
 
   /** The reading of each statement in `nodes` (top-level nodes of one tree), in order. */
-  readAll(nodes: readonly Node[], read: (node: Node) => R): StatementReading<R>[] {
-    return nodes.map((node) => ({ reading: this.read(node, read), startIndex: node.startIndex, startRow: node.startPosition.row }));
+  readNodes(nodes: readonly Node[], read: (node: Node) => R): StatementReading<R>[] {
+    return nodes.map((node) => ({ reading: this.readKeyed(`${node.type}\u0000${node.text}`, node, read), startIndex: node.startIndex, startRow: node.startPosition.row }));
   }
 
-  read(node: Node, read: (node: Node) => R): R {
-    const key = `${node.type}\u0000${node.text}`;
+  /** The reading of each of a script's statements (lib/metrics/tree-sitter `withStatements`), in
+   * order. A statement without a node must have been read before: `PrefixMiss` otherwise. */
+  readAll(statements: readonly TopLevel[], read: (node: Node) => R): StatementReading<R>[] {
+    return statements.map((s) => ({ reading: this.read(s, read), startIndex: s.startIndex, startRow: s.startRow }));
+  }
+
+  read(statement: TopLevel, read: (node: Node) => R): R {
+    return this.readKeyed(statement.key, statement.node, read);
+  }
+
+  private readKeyed(key: string, node: Node | null, read: (node: Node) => R): R {
     const young = this.young.get(key);
     if (young !== undefined) {
       this.hits++;
@@ -51,6 +61,7 @@ export class StatementMemo<R> {
       this.keep(key, old);
       return old;
     }
+    if (node === null) throw new PrefixMiss();
     this.misses++;
     const reading = read(node);
     this.keep(key, reading);

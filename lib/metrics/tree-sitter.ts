@@ -1,7 +1,8 @@
 import { AsyncLocalStorage } from "node:async_hooks";
 import { createRequire } from "node:module";
 import path from "node:path";
-import { Edit, Language, Parser, type Point, type Tree } from "web-tree-sitter";
+import { Edit, Language, Parser, type Node, type Point, type Tree } from "web-tree-sitter";
+import { OutlineStore, type TopEntry } from "./outlines";
 
 export type Grammar = "bash" | "python";
 
@@ -57,6 +58,10 @@ function parserFor(grammar: Grammar): Promise<Parser> {
 /** Trees kept for reuse within one `withTreeReuse` call, with the source each was parsed from. */
 interface ReuseScope {
   trees: { grammar: Grammar; source: string; tree: Tree }[];
+  /** scripts read from a shared start (withStatements), by grammar and source */
+  scripts: { grammar: Grammar; source: string; script: ParsedScript; tree: Tree }[];
+  /** texts read before the call (its caller's hint): a script may resume from their statements */
+  earlier: readonly string[];
   /** Set when the call has settled: a parse started by work it did not wait for keeps nothing. */
   closed: boolean;
 }
@@ -71,14 +76,16 @@ const reuseScope = new AsyncLocalStorage<ReuseScope>();
  * parent's; the same source again reads the same tree. The trees are deleted when `fn` settles.
  * Outside such a call every parse is a fresh one and nothing is kept.
  */
-export async function withTreeReuse<T>(fn: () => Promise<T>): Promise<T> {
-  const scope: ReuseScope = { trees: [], closed: false };
+export async function withTreeReuse<T>(fn: () => Promise<T>, opts: { earlier?: readonly string[] } = {}): Promise<T> {
+  const scope: ReuseScope = { trees: [], scripts: [], earlier: opts.earlier ?? [], closed: false };
   try {
     return await reuseScope.run(scope, fn);
   } finally {
     scope.closed = true;
     for (const kept of scope.trees) kept.tree.delete();
+    for (const kept of scope.scripts) kept.tree.delete();
     scope.trees = [];
+    scope.scripts = [];
   }
 }
 
@@ -169,4 +176,133 @@ export async function withTree<T>(grammar: Grammar, source: string, use: (tree: 
   const tree = parseReusing(parser, grammar, source, scope);
   scope.trees.push({ grammar, source, tree });
   return use(tree);
+}
+
+/** A top-level child of a script as the statement readers see it. `node` is null for a statement
+ * taken from an earlier script's outline (./outlines): its reading must come from a memory
+ * (./statements), and a miss there sends the script to a whole parse (`PrefixMiss`). */
+export interface TopLevel extends TopEntry {
+  /** node type and text: what the readers' memories are keyed by */
+  key: string;
+  node: Node | null;
+}
+
+/** A script as the statement readers get it. */
+export interface ParsedScript {
+  text: string;
+  /** the whole tree has an error: read it whole from `root` */
+  hasError: boolean;
+  /** the whole tree's root; null when the script was parsed from a shared start */
+  root: Node | null;
+  /** every top-level child, named or not, in order */
+  statements: TopLevel[];
+}
+
+/** Thrown by a reader that needs a statement it has not read before and has no node for. */
+export class PrefixMiss extends Error {
+  constructor() {
+    super("a statement taken from an earlier script is not remembered");
+  }
+}
+
+/** Where the statements of scripts read in this thread lie (./outlines); ≈ a round of solutions. */
+const outlines: Record<Grammar, OutlineStore> = {
+  bash: new OutlineStore("bash", 48_000_000),
+  python: new OutlineStore("python", 48_000_000),
+};
+
+/** How scripts were parsed in this thread (benchmarks): whole, from a shared start, or from a
+ * shared start and then whole again (a reader missed a statement, or the rest had an error). */
+export const parseCounts = { whole: 0, fromShared: 0, wholeAgain: 0 };
+
+let sharedStarts = true;
+
+/** Whether scripts may be parsed from a start they share with an earlier one (on by default;
+ * benchmarks and equivalence tests compare with it off). */
+export function useSharedStarts(on: boolean): void {
+  sharedStarts = on;
+}
+
+/** Forget every remembered outline (tests and benchmarks measure the whole parse with it). */
+export function clearOutlines(): void {
+  outlines.bash.clear();
+  outlines.python.clear();
+}
+
+/** The readers read `text` without a glue up to `upTo` (./shell-glue): its statements before there
+ * may start another script's parse. */
+export function confirmOutline(grammar: Grammar, text: string, upTo: number): void {
+  outlines[grammar].confirm(text, upTo);
+}
+
+function topLevel(text: string, entry: TopEntry, node: Node | null): TopLevel {
+  return { ...entry, key: `${entry.type}\u0000${text.slice(entry.startIndex, entry.endIndex)}`, node };
+}
+
+function entryOf(node: Node): TopEntry {
+  return { type: node.type, isNamed: node.isNamed, startIndex: node.startIndex, endIndex: node.endIndex, startRow: node.startPosition.row };
+}
+
+function wholeScript(text: string, tree: Tree): ParsedScript {
+  const root = tree.rootNode;
+  return { text, hasError: root.hasError, root, statements: root.children.map((node) => topLevel(text, entryOf(node), node)) };
+}
+
+/**
+ * Parse `source` from the latest statement boundary it shares with a script read before in this
+ * thread (the scope's earlier texts and its own scripts), or whole. The tree is the scope's to keep.
+ */
+function parseScript(parser: Parser, grammar: Grammar, source: string, scope: ReuseScope | undefined): { script: ParsedScript; tree: Tree } {
+  const store = outlines[grammar];
+  const earlier = scope ? [...scope.earlier, ...scope.scripts.filter((s) => s.grammar === grammar).map((s) => s.source)] : [];
+  const shared = sharedStarts && earlier.length > 0 ? store.sharedStart(source, earlier) : null;
+  if (shared) {
+    const tree = parser.parse(source, null, {
+      includedRanges: [{ startIndex: shared.at, endIndex: source.length, startPosition: { row: shared.row, column: 0 }, endPosition: pointAt(source, source.length) }],
+    });
+    if (tree && !tree.rootNode.hasError) {
+      const statements = [...shared.entries.map((e) => topLevel(source, e, null)), ...tree.rootNode.children.map((node) => topLevel(source, entryOf(node), node))];
+      store.remember(source, statements.map(({ key: _k, node: _n, ...entry }) => entry), grammar === "bash" ? shared.at : source.length);
+      parseCounts.fromShared++;
+      return { script: { text: source, hasError: false, root: null, statements }, tree };
+    }
+    tree?.delete();
+    parseCounts.wholeAgain++;
+  }
+  parseCounts.whole++;
+  const tree = parseFresh(parser, grammar, source);
+  const script = wholeScript(source, tree);
+  if (!script.hasError) store.remember(source, script.statements.map(({ key: _k, node: _n, ...entry }) => entry), grammar === "bash" ? 0 : source.length);
+  return { script, tree };
+}
+
+/**
+ * Parse `source` and hand its top-level statements to `use` (the statement readers: ./statements).
+ * Inside `withTreeReuse` the parse may start at the last statement boundary the source shares with
+ * a script read before (./outlines), the statements before it taken from that script; when `use`
+ * needs one of those it has not read before (`PrefixMiss`), the source is parsed whole and read
+ * again. Trees are deleted as in `withTree`.
+ */
+export async function withStatements<T>(grammar: Grammar, source: string, use: (script: ParsedScript) => T): Promise<T> {
+  const parser = await parserFor(grammar);
+  const scope = reuseScope.getStore();
+  if (!scope || scope.closed) return withTree(grammar, source, (tree) => use(wholeScript(source, tree)));
+  let kept = scope.scripts.find((s) => s.grammar === grammar && s.source === source);
+  if (!kept) {
+    const whole = scope.trees.find((t) => t.grammar === grammar && t.source === source);
+    const parsed = whole ? { script: wholeScript(source, whole.tree), tree: whole.tree.copy() } : parseScript(parser, grammar, source, scope);
+    kept = { grammar, source, ...parsed };
+    scope.scripts.push(kept);
+  }
+  try {
+    return use(kept.script);
+  } catch (err) {
+    if (!(err instanceof PrefixMiss) || kept.script.root) throw err;
+    parseCounts.wholeAgain++;
+    const tree = parseFresh(parser, grammar, source);
+    kept.tree.delete();
+    kept.tree = tree;
+    kept.script = wholeScript(source, tree);
+    return use(kept.script);
+  }
 }

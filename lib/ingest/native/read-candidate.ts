@@ -40,6 +40,23 @@ export interface CandidateResult {
   warnings: IngestIssue[];
 }
 
+/**
+ * The shell scripts of accepted tasks read before in this thread, by task id: a child's scripts
+ * are parsed from the last statement they share with its parent's (lib/metrics/outlines). Children
+ * come a round after their parents; read-run.ts sends a lineage tree's candidates to one thread.
+ */
+const parentScripts = new Map<string, string[]>();
+const PARENT_SCRIPTS_KEPT = 8192;
+
+function keepScripts(taskId: string, texts: Map<string, string>): void {
+  const scripts = [...texts].filter(([p]) => p.endsWith(".sh")).map(([, text]) => text);
+  parentScripts.set(taskId, scripts);
+  if (parentScripts.size > PARENT_SCRIPTS_KEPT) {
+    const oldest = parentScripts.keys().next().value;
+    if (oldest !== undefined) parentScripts.delete(oldest);
+  }
+}
+
 export function contentHashOf(files: { path: string; stored: { hash: string } }[]): string {
   const lines = files.map((f) => `${f.path}\u0000${f.stored.hash}`).sort();
   return sha256(lines.join("\n"));
@@ -61,12 +78,17 @@ export async function readCandidate(job: CandidateJob): Promise<CandidateResult>
     // The metrics and what the checks and the step summaries read come from the same parses (a
     // second reader of a file reads the first one's tree). Only accepted tasks are ever
     // checked; any task can be a side of a diff.
-    const { metrics, readings } = await withTreeReuse(async () => {
-      const files = checkFiles(parsed);
-      const metrics = await measureTask(parsed.texts);
-      const forChecks = rec.status === "accepted" ? await readForChecks(files, { solution: rec.parent_id !== null }) : [];
-      return { metrics, readings: [...forChecks, ...(await readForSteps(files))] };
-    });
+    const earlier = rec.parent_id === null ? undefined : parentScripts.get(rec.parent_id);
+    const { metrics, readings } = await withTreeReuse(
+      async () => {
+        const files = checkFiles(parsed);
+        const metrics = await measureTask(parsed.texts);
+        const forChecks = rec.status === "accepted" ? await readForChecks(files, { solution: rec.parent_id !== null }) : [];
+        return { metrics, readings: [...forChecks, ...(await readForSteps(files))] };
+      },
+      { earlier },
+    );
+    if (rec.status === "accepted") keepScripts(rec.task_id, parsed.texts);
     const searchText = searchableText(parsed.texts);
     const headline = job.evals.find((e) => e.model === job.solverModel) ?? job.evals[0];
     task = {

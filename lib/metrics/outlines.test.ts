@@ -1,0 +1,162 @@
+import { afterEach, describe, expect, it } from "vitest";
+import { analyseShell } from "@/lib/checks/shell";
+import { clearShellTreeMemo } from "@/lib/checks/shell-tree";
+import { clearShellStatementCache, shellStatementSpans } from "@/lib/diff/bash";
+import { BASH_BLOCKS, BASH_LINES, random, randomEdit, randomScript } from "@/lib/diff/random-edits";
+import { commonPrefix, OutlineStore, type TopEntry } from "./outlines";
+import { measureShell } from "./shell";
+import { clearBashStatementMemo } from "./shell-tree-sitter";
+import { clearOutlines, parseCounts, useSharedStarts, withTreeReuse } from "./tree-sitter";
+
+const entry = (startIndex: number, endIndex: number, startRow: number, type = "command"): TopEntry => ({ type, isNamed: true, startIndex, endIndex, startRow });
+
+/** A script of `n` one-line commands, and its outline as a parse would give it. */
+function lines(n: number, prefix = "echo line"): { text: string; entries: TopEntry[] } {
+  const entries: TopEntry[] = [];
+  let text = "";
+  for (let i = 0; i < n; i++) {
+    const line = `${prefix} ${String(i).padStart(4, "0")} with some words to make it longer`;
+    entries.push(entry(text.length, text.length + line.length, i));
+    text += `${line}\n`;
+  }
+  return { text, entries };
+}
+
+describe("OutlineStore.sharedStart", () => {
+  it("resumes at the last statement start the two scripts share, within what was confirmed", () => {
+    const parent = lines(40);
+    const store = new OutlineStore("bash", 1e6);
+    store.remember(parent.text, parent.entries, parent.text.length);
+    // The child changes line 30: the parse resumes at line 30's start, after 30 entries.
+    const at30 = parent.entries[30]!.startIndex;
+    const child = `${parent.text.slice(0, at30)}rm -rf /tmp/x\n${parent.text.slice(parent.entries[31]!.startIndex)}`;
+    expect(store.sharedStart(child, [parent.text])).toEqual({ at: at30, row: 30, entries: parent.entries.slice(0, 30) });
+    // A change inside line 30 still resumes at its start; one inside line 12, at line 12.
+    expect(store.sharedStart(`${parent.text.slice(0, at30 + 5)}X${parent.text.slice(at30 + 5)}`, [parent.text])?.at).toBe(at30);
+    const at12 = parent.entries[12]!.startIndex;
+    expect(store.sharedStart(`${parent.text.slice(0, at12 + 3)}X${parent.text.slice(at12 + 3)}`, [parent.text])?.row).toBe(12);
+    // Only up to what the readers confirmed (for bash: before the first glued line).
+    store.confirm(parent.text, 0);
+    const other = lines(40);
+    const limited = new OutlineStore("bash", 1e6);
+    limited.remember(other.text, other.entries, parent.entries[20]!.startIndex);
+    expect(limited.sharedStart(child, [other.text])?.row).toBe(20);
+  });
+
+  it("never resumes where the next character would continue the statement before", () => {
+    const parent = lines(30);
+    const store = new OutlineStore("bash", 1e6);
+    store.remember(parent.text, parent.entries, parent.text.length);
+    const at = parent.entries[25]!.startIndex;
+    for (const start of ["| sort", "&& true", "} ", ") ", "\\cp -f a b", " indented", "; x", "> out"]) {
+      const child = `${parent.text.slice(0, at)}${start}\n`;
+      const found = store.sharedStart(child, [parent.text]);
+      // It falls back to an earlier boundary, never this one.
+      expect(found?.at, start).toBeLessThan(at);
+    }
+    expect(store.sharedStart(`${parent.text.slice(0, at)}echo fine\n`, [parent.text])?.at).toBe(at);
+  });
+
+  it("needs a line start after whitespace only, a long enough shared start, and a remembered script", () => {
+    const parent = lines(30);
+    const store = new OutlineStore("bash", 1e6);
+    // Line 20's statement does not start its line (`a; b` on one line): no boundary there.
+    const entries = parent.entries.map((e, i) => (i === 20 ? { ...e, startIndex: e.startIndex + 1 } : e));
+    store.remember(parent.text, entries, parent.text.length);
+    const at20 = parent.entries[20]!.startIndex;
+    const child = `${parent.text.slice(0, at20 + 2)}X${parent.text.slice(at20 + 2)}`;
+    expect(store.sharedStart(child, [parent.text])?.row).toBe(19);
+    // Too little shared; a script not remembered.
+    expect(store.sharedStart(`X${parent.text}`, [parent.text])).toBeNull();
+    expect(store.sharedStart(child, [lines(30, "printf row").text])).toBeNull();
+    const short = lines(3);
+    store.remember(short.text, short.entries, short.text.length);
+    expect(store.sharedStart(`${short.text}echo more\n`, [short.text])).toBeNull();
+  });
+
+  it("does not resume a Python file at a comment or an indented line", () => {
+    const parent = lines(30, "x = 'line'  #");
+    const store = new OutlineStore("python", 1e6);
+    store.remember(parent.text, parent.entries, parent.text.length);
+    const at = parent.entries[25]!.startIndex;
+    expect(store.sharedStart(`${parent.text.slice(0, at)}# a comment\n`, [parent.text])?.at).toBeLessThan(at);
+    expect(store.sharedStart(`${parent.text.slice(0, at)}    y = 1\n`, [parent.text])?.at).toBeLessThan(at);
+    expect(store.sharedStart(`${parent.text.slice(0, at)}def test_x():\n    pass\n`, [parent.text])?.at).toBe(at);
+  });
+
+  it("forgets the oldest scripts beyond its capacity", () => {
+    const store = new OutlineStore("bash", 10_000);
+    const scripts = Array.from({ length: 8 }, (_, i) => lines(40, `echo s${i}`));
+    for (const s of scripts) store.remember(s.text, s.entries, s.text.length);
+    expect(store.size).toBeLessThan(8);
+    expect(store.sharedStart(`${scripts[0]!.text}echo more\n`, [scripts[0]!.text])).toBeNull();
+    expect(store.sharedStart(`${scripts[7]!.text}echo more\n`, [scripts[7]!.text])).not.toBeNull();
+  });
+});
+
+describe("commonPrefix", () => {
+  it("is the length of the common start", () => {
+    const next = random(9);
+    for (let k = 0; k < 300; k++) {
+      const base = Array.from({ length: Math.floor(next() * 500) }, () => "ab\n🙂"[Math.floor(next() * 4)]).join("");
+      const cut = Math.floor(next() * (base.length + 1));
+      const other = `${base.slice(0, cut)}${next() < 0.5 ? "Z" : ""}${base.slice(cut, cut + Math.floor(next() * 10))}`;
+      let expected = 0;
+      while (expected < Math.min(base.length, other.length) && base[expected] === other[expected]) expected++;
+      expect(commonPrefix(base, other)).toBe(expected);
+    }
+  });
+});
+
+// Lines tree-sitter-bash glues onto the command before them (lib/metrics/shell-glue), and a
+// background job that pulls earlier lines into a pipeline: where a parse from a shared start
+// could read differently from a whole one.
+const GLUE_PRONE = [
+  "cut -d, -f1 /app/in.csv \\\n  | sort \\\n  | uniq -c",
+  'jq -r \'.[] | "\\(.a) \\(.b)"\' "$OUT"',
+  'diff -rq "$SRC" "$DST" | wc -l',
+  "python3 -m http.server 8073 > /dev/null 2>&1 &",
+  "\\cp -f /app/a /app/b",
+  "pid=$!",
+  'wait "$pid" 2>/dev/null || true',
+];
+
+describe("a script parsed from the start it shares with one read before", () => {
+  afterEach(() => useSharedStarts(true));
+
+  const clearMemories = () => {
+    clearOutlines();
+    clearBashStatementMemo();
+    clearShellStatementCache();
+    clearShellTreeMemo();
+  };
+  const readAll = async (text: string) => ({
+    metrics: await measureShell(text),
+    spans: await shellStatementSpans(text),
+    checks: await analyseShell(text, { workdir: "/app" }),
+  });
+
+  it("reads as a whole parse of it does (metrics, step spans, the checks' reading)", async () => {
+    const next = random(11);
+    const vocabularies = [BASH_BLOCKS, [...BASH_BLOCKS, ...GLUE_PRONE], [...BASH_LINES, ...GLUE_PRONE]];
+    const before = parseCounts.fromShared;
+    for (let k = 0; k < 90; k++) {
+      const vocabulary = vocabularies[k % vocabularies.length]!;
+      const parent = randomScript(next, vocabulary, 30 + Math.floor(next() * 50));
+      const child = randomEdit(next, parent, vocabulary);
+      clearMemories();
+      useSharedStarts(false);
+      const whole = await readAll(child);
+      // The memories are cleared every other case: a statement the readers never saw makes the
+      // script be parsed whole again.
+      if (k % 2 === 0) clearMemories();
+      useSharedStarts(true);
+      await withTreeReuse(() => readAll(parent));
+      if (k % 4 === 1) clearBashStatementMemo();
+      const shared = await withTreeReuse(() => readAll(child), { earlier: [parent] });
+      expect(shared, `case ${k}`).toEqual(whole);
+    }
+    // The comparison is not vacuous: most children were parsed from a shared start.
+    expect(parseCounts.fromShared - before).toBeGreaterThan(40);
+  });
+});

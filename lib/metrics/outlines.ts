@@ -1,0 +1,135 @@
+// Where each script's top-level statements lie, remembered per thread by the script's text, so that
+// a script sharing its start with one parsed before (a child task's solve.sh repeats its parent's)
+// is parsed only from the last statement boundary the two share (tree-sitter's included ranges).
+// The statements before it are taken as they were: their readings come from the readers' memories
+// (./statements), which are keyed by the statements' texts.
+//
+// A boundary is a place where the earlier script's parse started a top-level statement at the start
+// of a line, after whitespace only. Parsing resumes there only when
+// - the new script is the same up to it, and its next character can only start a statement;
+// - for bash, the earlier script read without a glued line before it (./shell-glue): tree-sitter-bash
+//   resolves some ambiguities with text far ahead (a later `&` can pull lines into an earlier
+//   pipeline), and a glue is where that shows; the readers confirm how far a script read cleanly;
+// - the rest parses without an error (the caller's test; otherwise the whole script is parsed).
+import type { Grammar } from "./tree-sitter";
+
+/** A top-level child of a parsed script: a statement, a comment, or an operator (`&`, `;`). */
+export interface TopEntry {
+  type: string;
+  isNamed: boolean;
+  startIndex: number;
+  endIndex: number;
+  startRow: number;
+}
+
+interface Outline {
+  entries: TopEntry[];
+  /** boundaries at or before this offset may be used (the readers' confirmation, for bash) */
+  confirmedUpTo: number;
+}
+
+/** Characters a statement can start with: a new statement, not an operator or a closing word
+ * continuing the one before (`|`, `&&`, `)`, `}`, `\`, an indented block in Python). A Python
+ * comment is not one: the scanner closes an indented block only at the next line of code, so a
+ * comment after a block may still belong to it. */
+const STATEMENT_START: Record<Grammar, RegExp> = {
+  bash: /[A-Za-z0-9_#$"'[({!./~-]/,
+  python: /[A-Za-z0-9_@"'[({]/,
+};
+
+/** A resumption point: where the parse restarts and the entries of the earlier script before it. */
+export interface SharedStart {
+  at: number;
+  row: number;
+  entries: TopEntry[];
+}
+
+/** Scripts shorter than this are parsed whole: the saving would not pay for the lookup. */
+const MIN_SHARED = 512;
+
+export class OutlineStore {
+  private readonly outlines = new Map<string, Outline>();
+  private chars = 0;
+
+  /** `capacity`: characters of script text (the keys) kept; the oldest are forgotten first. */
+  constructor(
+    readonly grammar: Grammar,
+    private readonly capacity: number,
+  ) {}
+
+  /** Remembers the top-level entries of `text`'s error-free parse. */
+  remember(text: string, entries: TopEntry[], confirmedUpTo: number): void {
+    const known = this.outlines.get(text);
+    if (known) {
+      known.confirmedUpTo = Math.max(known.confirmedUpTo, confirmedUpTo);
+      return;
+    }
+    this.outlines.set(text, { entries, confirmedUpTo });
+    this.chars += text.length;
+    for (const key of this.outlines.keys()) {
+      if (this.chars <= this.capacity) break;
+      this.outlines.delete(key);
+      this.chars -= key.length;
+    }
+  }
+
+  /** The readers read `text` cleanly up to `upTo`: boundaries up to there may be used. */
+  confirm(text: string, upTo: number): void {
+    const known = this.outlines.get(text);
+    if (known && upTo > known.confirmedUpTo) known.confirmedUpTo = upTo;
+  }
+
+  /** The latest boundary `text` shares with one of `earlier` (scripts remembered here), or null. */
+  sharedStart(text: string, earlier: Iterable<string>): SharedStart | null {
+    if (text.length < MIN_SHARED) return null;
+    let best: SharedStart | null = null;
+    for (const other of earlier) {
+      if (other === text) continue;
+      const outline = this.outlines.get(other);
+      if (!outline) continue;
+      const limit = Math.min(commonPrefix(text, other), outline.confirmedUpTo);
+      if (limit <= (best?.at ?? MIN_SHARED)) continue;
+      const found = this.lastBoundary(text, other, outline.entries, limit);
+      if (found && found.at > (best?.at ?? 0)) best = found;
+    }
+    return best;
+  }
+
+  private lastBoundary(text: string, other: string, entries: TopEntry[], limit: number): SharedStart | null {
+    const start = STATEMENT_START[this.grammar];
+    for (let i = entries.length - 1; i > 0; i--) {
+      const entry = entries[i]!;
+      const at = entry.startIndex;
+      if (at > limit || at >= text.length) continue;
+      if (at < MIN_SHARED) return null;
+      if (other.charCodeAt(at - 1) !== 10 || !start.test(text[at]!)) continue;
+      if (!/^\s*$/.test(other.slice(entries[i - 1]!.endIndex, at))) continue;
+      return { at, row: entry.startRow, entries: entries.slice(0, i) };
+    }
+    return null;
+  }
+
+  get size(): number {
+    return this.outlines.size;
+  }
+
+  clear(): void {
+    this.outlines.clear();
+    this.chars = 0;
+  }
+}
+
+/** Length of the common start of two strings. */
+export function commonPrefix(a: string, b: string): number {
+  const max = Math.min(a.length, b.length);
+  // Halving on whole slices is native comparisons; the last stretch char by char.
+  let lo = 0;
+  let hi = max;
+  while (hi - lo > 64) {
+    const mid = (lo + hi) >>> 1;
+    if (a.slice(lo, mid) === b.slice(lo, mid)) lo = mid;
+    else hi = mid;
+  }
+  while (lo < hi && a.charCodeAt(lo) === b.charCodeAt(lo)) lo++;
+  return lo;
+}
