@@ -2,11 +2,12 @@ import { afterEach, describe, expect, it } from "vitest";
 import { analyseShell } from "@/lib/checks/shell";
 import { clearShellTreeMemo } from "@/lib/checks/shell-tree";
 import { clearShellStatementCache, shellStatementSpans } from "@/lib/diff/bash";
-import { BASH_BLOCKS, BASH_LINES, random, randomEdit, randomScript } from "@/lib/diff/random-edits";
-import { commonPrefix, OutlineStore, type TopEntry } from "./outlines";
+import { BASH_BLOCKS, BASH_LINES, PYTHON_BLOCKS, PYTHON_LINES, random, randomEdit, randomScript } from "@/lib/diff/random-edits";
+import { commonPrefix, sharedStart, type Outline, type TopEntry } from "./outlines";
+import { clearPytestStatementMemo, measurePytest, pytestTestNames } from "./pytest";
 import { measureShell } from "./shell";
 import { clearBashStatementMemo } from "./shell-tree-sitter";
-import { clearOutlines, parseCounts, useSharedStarts, withTreeReuse } from "./tree-sitter";
+import { parseCounts, useSharedStarts, withTreeReuse } from "./tree-sitter";
 
 const entry = (startIndex: number, endIndex: number, startRow: number, type = "command"): TopEntry => ({ type, isNamed: true, startIndex, endIndex, startRow });
 
@@ -22,75 +23,65 @@ function lines(n: number, prefix = "echo line"): { text: string; entries: TopEnt
   return { text, entries };
 }
 
-describe("OutlineStore.sharedStart", () => {
+describe("sharedStart", () => {
+  const outline = (grammar: "bash" | "python", script: { text: string; entries: TopEntry[] }, confirmedUpTo = script.text.length): Outline => ({
+    grammar,
+    ...script,
+    confirmedUpTo,
+  });
+
   it("resumes at the last statement start the two scripts share, within what was confirmed", () => {
     const parent = lines(40);
-    const store = new OutlineStore("bash", 1e6);
-    store.remember(parent.text, parent.entries, parent.text.length);
+    const earlier = [outline("bash", parent)];
     // The child changes line 30: the parse resumes at line 30's start, after 30 entries.
     const at30 = parent.entries[30]!.startIndex;
     const child = `${parent.text.slice(0, at30)}rm -rf /tmp/x\n${parent.text.slice(parent.entries[31]!.startIndex)}`;
-    expect(store.sharedStart(child, [parent.text])).toEqual({ at: at30, row: 30, entries: parent.entries.slice(0, 30) });
+    expect(sharedStart("bash", child, earlier)).toEqual({ at: at30, row: 30, entries: parent.entries.slice(0, 30) });
     // A change inside line 30 still resumes at its start; one inside line 12, at line 12.
-    expect(store.sharedStart(`${parent.text.slice(0, at30 + 5)}X${parent.text.slice(at30 + 5)}`, [parent.text])?.at).toBe(at30);
+    expect(sharedStart("bash", `${parent.text.slice(0, at30 + 5)}X${parent.text.slice(at30 + 5)}`, earlier)?.at).toBe(at30);
     const at12 = parent.entries[12]!.startIndex;
-    expect(store.sharedStart(`${parent.text.slice(0, at12 + 3)}X${parent.text.slice(at12 + 3)}`, [parent.text])?.row).toBe(12);
+    expect(sharedStart("bash", `${parent.text.slice(0, at12 + 3)}X${parent.text.slice(at12 + 3)}`, earlier)?.row).toBe(12);
     // Only up to what the readers confirmed (for bash: before the first glued line).
-    store.confirm(parent.text, 0);
-    const other = lines(40);
-    const limited = new OutlineStore("bash", 1e6);
-    limited.remember(other.text, other.entries, parent.entries[20]!.startIndex);
-    expect(limited.sharedStart(child, [other.text])?.row).toBe(20);
+    expect(sharedStart("bash", child, [outline("bash", parent, parent.entries[20]!.startIndex)])?.row).toBe(20);
+    // The latest of several; never one of another grammar.
+    expect(sharedStart("bash", child, [outline("bash", parent, parent.entries[20]!.startIndex), ...earlier])?.row).toBe(30);
+    expect(sharedStart("bash", child, [outline("python", parent)])).toBeNull();
   });
 
   it("never resumes where the next character would continue the statement before", () => {
     const parent = lines(30);
-    const store = new OutlineStore("bash", 1e6);
-    store.remember(parent.text, parent.entries, parent.text.length);
+    const earlier = [outline("bash", parent)];
     const at = parent.entries[25]!.startIndex;
     for (const start of ["| sort", "&& true", "} ", ") ", "\\cp -f a b", " indented", "; x", "> out"]) {
-      const child = `${parent.text.slice(0, at)}${start}\n`;
-      const found = store.sharedStart(child, [parent.text]);
+      const found = sharedStart("bash", `${parent.text.slice(0, at)}${start}\n`, earlier);
       // It falls back to an earlier boundary, never this one.
       expect(found?.at, start).toBeLessThan(at);
     }
-    expect(store.sharedStart(`${parent.text.slice(0, at)}echo fine\n`, [parent.text])?.at).toBe(at);
+    expect(sharedStart("bash", `${parent.text.slice(0, at)}echo fine\n`, earlier)?.at).toBe(at);
   });
 
-  it("needs a line start after whitespace only, a long enough shared start, and a remembered script", () => {
+  it("needs a line start after whitespace only, a long enough shared start, and the script's outline", () => {
     const parent = lines(30);
-    const store = new OutlineStore("bash", 1e6);
     // Line 20's statement does not start its line (`a; b` on one line): no boundary there.
     const entries = parent.entries.map((e, i) => (i === 20 ? { ...e, startIndex: e.startIndex + 1 } : e));
-    store.remember(parent.text, entries, parent.text.length);
+    const earlier = [outline("bash", { text: parent.text, entries })];
     const at20 = parent.entries[20]!.startIndex;
     const child = `${parent.text.slice(0, at20 + 2)}X${parent.text.slice(at20 + 2)}`;
-    expect(store.sharedStart(child, [parent.text])?.row).toBe(19);
-    // Too little shared; a script not remembered.
-    expect(store.sharedStart(`X${parent.text}`, [parent.text])).toBeNull();
-    expect(store.sharedStart(child, [lines(30, "printf row").text])).toBeNull();
+    expect(sharedStart("bash", child, earlier)?.row).toBe(19);
+    // Too little shared; another script.
+    expect(sharedStart("bash", `X${parent.text}`, earlier)).toBeNull();
+    expect(sharedStart("bash", child, [outline("bash", lines(30, "printf row"))])).toBeNull();
     const short = lines(3);
-    store.remember(short.text, short.entries, short.text.length);
-    expect(store.sharedStart(`${short.text}echo more\n`, [short.text])).toBeNull();
+    expect(sharedStart("bash", `${short.text}echo more\n`, [outline("bash", short)])).toBeNull();
   });
 
   it("does not resume a Python file at a comment or an indented line", () => {
     const parent = lines(30, "x = 'line'  #");
-    const store = new OutlineStore("python", 1e6);
-    store.remember(parent.text, parent.entries, parent.text.length);
+    const earlier = [outline("python", parent)];
     const at = parent.entries[25]!.startIndex;
-    expect(store.sharedStart(`${parent.text.slice(0, at)}# a comment\n`, [parent.text])?.at).toBeLessThan(at);
-    expect(store.sharedStart(`${parent.text.slice(0, at)}    y = 1\n`, [parent.text])?.at).toBeLessThan(at);
-    expect(store.sharedStart(`${parent.text.slice(0, at)}def test_x():\n    pass\n`, [parent.text])?.at).toBe(at);
-  });
-
-  it("forgets the oldest scripts beyond its capacity", () => {
-    const store = new OutlineStore("bash", 10_000);
-    const scripts = Array.from({ length: 8 }, (_, i) => lines(40, `echo s${i}`));
-    for (const s of scripts) store.remember(s.text, s.entries, s.text.length);
-    expect(store.size).toBeLessThan(8);
-    expect(store.sharedStart(`${scripts[0]!.text}echo more\n`, [scripts[0]!.text])).toBeNull();
-    expect(store.sharedStart(`${scripts[7]!.text}echo more\n`, [scripts[7]!.text])).not.toBeNull();
+    expect(sharedStart("python", `${parent.text.slice(0, at)}# a comment\n`, earlier)?.at).toBeLessThan(at);
+    expect(sharedStart("python", `${parent.text.slice(0, at)}    y = 1\n`, earlier)?.at).toBeLessThan(at);
+    expect(sharedStart("python", `${parent.text.slice(0, at)}def test_x():\n    pass\n`, earlier)?.at).toBe(at);
   });
 });
 
@@ -125,7 +116,6 @@ describe("a script parsed from the start it shares with one read before", () => 
   afterEach(() => useSharedStarts(true));
 
   const clearMemories = () => {
-    clearOutlines();
     clearBashStatementMemo();
     clearShellStatementCache();
     clearShellTreeMemo();
@@ -151,12 +141,35 @@ describe("a script parsed from the start it shares with one read before", () => 
       // script be parsed whole again.
       if (k % 2 === 0) clearMemories();
       useSharedStarts(true);
-      await withTreeReuse(() => readAll(parent));
+      let earlier: Outline[] = [];
+      await withTreeReuse(() => readAll(parent), { keep: (outlines) => (earlier = outlines) });
       if (k % 4 === 1) clearBashStatementMemo();
-      const shared = await withTreeReuse(() => readAll(child), { earlier: [parent] });
+      const shared = await withTreeReuse(() => readAll(child), { earlier });
       expect(shared, `case ${k}`).toEqual(whole);
     }
     // The comparison is not vacuous: most children were parsed from a shared start.
     expect(parseCounts.fromShared - before).toBeGreaterThan(40);
+  });
+
+  it("reads a pytest file as a whole parse of it does", async () => {
+    const next = random(12);
+    const readAll = async (text: string) => ({ metrics: await measurePytest(text), names: await pytestTestNames(text) });
+    const before = parseCounts.fromShared;
+    for (let k = 0; k < 90; k++) {
+      const vocabulary = k % 2 === 0 ? PYTHON_BLOCKS : PYTHON_LINES;
+      const parent = randomScript(next, vocabulary, 60 + Math.floor(next() * 60));
+      const child = randomEdit(next, parent, vocabulary);
+      clearPytestStatementMemo();
+      useSharedStarts(false);
+      const whole = await readAll(child);
+      if (k % 2 === 0) clearPytestStatementMemo();
+      useSharedStarts(true);
+      let earlier: Outline[] = [];
+      await withTreeReuse(() => readAll(parent), { keep: (outlines) => (earlier = outlines) });
+      if (k % 4 === 1) clearPytestStatementMemo();
+      const shared = await withTreeReuse(() => readAll(child), { earlier });
+      expect(shared, `case ${k}`).toEqual(whole);
+    }
+    expect(parseCounts.fromShared - before).toBeGreaterThan(15);
   });
 });

@@ -1,6 +1,8 @@
-// Where each script's top-level statements lie, remembered per thread by the script's text, so that
-// a script sharing its start with one parsed before (a child task's solve.sh repeats its parent's)
-// is parsed only from the last statement boundary the two share (tree-sitter's included ranges).
+// Where a script's top-level statements lie (its outline), so that a script sharing its start with
+// one parsed before (a child task's solve.sh repeats its parent's) is parsed only from the last
+// statement boundary the two share (tree-sitter's included ranges). The caller keeps the outlines
+// of scripts that may come back (lib/ingest/native/read-candidate.ts: accepted tasks' scripts,
+// until their children are read) and names them when reading the later script.
 // The statements before it are taken as they were: their readings come from the readers' memories
 // (./statements), which are keyed by the statements' texts.
 //
@@ -22,7 +24,10 @@ export interface TopEntry {
   startRow: number;
 }
 
-interface Outline {
+/** Where the top-level children of a script's error-free parse lie. */
+export interface Outline {
+  grammar: Grammar;
+  text: string;
   entries: TopEntry[];
   /** boundaries at or before this offset may be used (the readers' confirmation, for bash) */
   confirmedUpTo: number;
@@ -47,76 +52,33 @@ export interface SharedStart {
 /** Scripts shorter than this are parsed whole: the saving would not pay for the lookup. */
 const MIN_SHARED = 512;
 
-export class OutlineStore {
-  private readonly outlines = new Map<string, Outline>();
-  private chars = 0;
-
-  /** `capacity`: characters of script text (the keys) kept; the oldest are forgotten first. */
-  constructor(
-    readonly grammar: Grammar,
-    private readonly capacity: number,
-  ) {}
-
-  /** Remembers the top-level entries of `text`'s error-free parse. */
-  remember(text: string, entries: TopEntry[], confirmedUpTo: number): void {
-    const known = this.outlines.get(text);
-    if (known) {
-      known.confirmedUpTo = Math.max(known.confirmedUpTo, confirmedUpTo);
-      return;
-    }
-    this.outlines.set(text, { entries, confirmedUpTo });
-    this.chars += text.length;
-    for (const key of this.outlines.keys()) {
-      if (this.chars <= this.capacity) break;
-      this.outlines.delete(key);
-      this.chars -= key.length;
-    }
+/** The latest boundary `text` shares with one of the `earlier` scripts of its grammar, or null. */
+export function sharedStart(grammar: Grammar, text: string, earlier: Iterable<Outline>): SharedStart | null {
+  if (text.length < MIN_SHARED) return null;
+  let best: SharedStart | null = null;
+  for (const outline of earlier) {
+    if (outline.grammar !== grammar || outline.text === text) continue;
+    const limit = Math.min(commonPrefix(text, outline.text), outline.confirmedUpTo);
+    if (limit <= (best?.at ?? MIN_SHARED)) continue;
+    const found = lastBoundary(text, outline, limit);
+    if (found && found.at > (best?.at ?? 0)) best = found;
   }
+  return best;
+}
 
-  /** The readers read `text` cleanly up to `upTo`: boundaries up to there may be used. */
-  confirm(text: string, upTo: number): void {
-    const known = this.outlines.get(text);
-    if (known && upTo > known.confirmedUpTo) known.confirmedUpTo = upTo;
+function lastBoundary(text: string, outline: Outline, limit: number): SharedStart | null {
+  const { entries, text: other } = outline;
+  const start = STATEMENT_START[outline.grammar];
+  for (let i = entries.length - 1; i > 0; i--) {
+    const entry = entries[i]!;
+    const at = entry.startIndex;
+    if (at > limit || at >= text.length) continue;
+    if (at < MIN_SHARED) return null;
+    if (other.charCodeAt(at - 1) !== 10 || !start.test(text[at]!)) continue;
+    if (!/^\s*$/.test(other.slice(entries[i - 1]!.endIndex, at))) continue;
+    return { at, row: entry.startRow, entries: entries.slice(0, i) };
   }
-
-  /** The latest boundary `text` shares with one of `earlier` (scripts remembered here), or null. */
-  sharedStart(text: string, earlier: Iterable<string>): SharedStart | null {
-    if (text.length < MIN_SHARED) return null;
-    let best: SharedStart | null = null;
-    for (const other of earlier) {
-      if (other === text) continue;
-      const outline = this.outlines.get(other);
-      if (!outline) continue;
-      const limit = Math.min(commonPrefix(text, other), outline.confirmedUpTo);
-      if (limit <= (best?.at ?? MIN_SHARED)) continue;
-      const found = this.lastBoundary(text, other, outline.entries, limit);
-      if (found && found.at > (best?.at ?? 0)) best = found;
-    }
-    return best;
-  }
-
-  private lastBoundary(text: string, other: string, entries: TopEntry[], limit: number): SharedStart | null {
-    const start = STATEMENT_START[this.grammar];
-    for (let i = entries.length - 1; i > 0; i--) {
-      const entry = entries[i]!;
-      const at = entry.startIndex;
-      if (at > limit || at >= text.length) continue;
-      if (at < MIN_SHARED) return null;
-      if (other.charCodeAt(at - 1) !== 10 || !start.test(text[at]!)) continue;
-      if (!/^\s*$/.test(other.slice(entries[i - 1]!.endIndex, at))) continue;
-      return { at, row: entry.startRow, entries: entries.slice(0, i) };
-    }
-    return null;
-  }
-
-  get size(): number {
-    return this.outlines.size;
-  }
-
-  clear(): void {
-    this.outlines.clear();
-    this.chars = 0;
-  }
+  return null;
 }
 
 /** Length of the common start of two strings. */

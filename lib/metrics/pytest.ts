@@ -1,8 +1,8 @@
-import type { Node, Tree } from "web-tree-sitter";
+import type { Node } from "web-tree-sitter";
 import { absolutePathOf } from "./python-paths";
 import { normalizeSource } from "./source";
 import { StatementMemo } from "./statements";
-import { withTree } from "./tree-sitter";
+import { withStatements, type ParsedScript } from "./tree-sitter";
 
 export interface PytestMetrics {
   tests: number;
@@ -92,9 +92,11 @@ export function clearPytestStatementMemo(): void {
 
 /** A tree without errors is read statement by statement, each remembered by its text; a tree with
  * errors is read whole, with `types` only (error recovery depends on context). */
-function readPythonTree(tree: Tree, types: string[] = READ_TYPES): PytestMetrics {
-  const root = tree.rootNode;
-  const parts = root.hasError ? [readNode(root, types)] : statementReadings.readNodes(root.namedChildren, (node) => readNode(node, READ_TYPES)).map((part) => part.reading);
+function readPythonTree(script: ParsedScript, types: string[] = READ_TYPES): PytestMetrics {
+  const root = script.hasError ? script.root : null;
+  const parts = root
+    ? [readNode(root, types)]
+    : statementReadings.readAll(script.statements.filter((s) => s.isNamed), (node) => readNode(node, READ_TYPES)).map((part) => part.reading);
   const tests: { name: string; asserts: number }[] = [];
   const paths = new Set<string>();
   for (const part of parts) {
@@ -111,7 +113,7 @@ function readPythonTree(tree: Tree, types: string[] = READ_TYPES): PytestMetrics
 
 /** Measures one pytest file; a syntax error still yields what the error-tolerant tree holds. */
 export function measurePytest(source: string): Promise<PytestMetrics> {
-  return withTree("python", normalizeSource(source), (tree) => readPythonTree(tree));
+  return withStatements("python", normalizeSource(source), (script) => readPythonTree(script));
 }
 
 /**
@@ -119,5 +121,5 @@ export function measurePytest(source: string): Promise<PytestMetrics> {
  * or close a scope, so the names are the same): what the step summary reads of a test file.
  */
 export function pytestTestNames(source: string): Promise<string[]> {
-  return withTree("python", normalizeSource(source), (tree) => readPythonTree(tree, DEFINITION_TYPES).testNames);
+  return withStatements("python", normalizeSource(source), (script) => readPythonTree(script, DEFINITION_TYPES).testNames);
 }

@@ -34,11 +34,6 @@ export class StatementMemo<R> {
 
   constructor(private readonly capacity: number) {}
 
-  /** The reading of each statement in `nodes` (top-level nodes of one tree), in order. */
-  readNodes(nodes: readonly Node[], read: (node: Node) => R): StatementReading<R>[] {
-    return nodes.map((node) => ({ reading: this.readKeyed(`${node.type}\u0000${node.text}`, node, read), startIndex: node.startIndex, startRow: node.startPosition.row }));
-  }
-
   /** The reading of each of a script's statements (lib/metrics/tree-sitter `withStatements`), in
    * order. A statement without a node must have been read before: `PrefixMiss` otherwise. */
   readAll(statements: readonly TopLevel[], read: (node: Node) => R): StatementReading<R>[] {
@@ -46,10 +41,7 @@ export class StatementMemo<R> {
   }
 
   read(statement: TopLevel, read: (node: Node) => R): R {
-    return this.readKeyed(statement.key, statement.node, read);
-  }
-
-  private readKeyed(key: string, node: Node | null, read: (node: Node) => R): R {
+    const { key, node } = statement;
     const young = this.young.get(key);
     if (young !== undefined) {
       this.hits++;

@@ -2,7 +2,7 @@ import { AsyncLocalStorage } from "node:async_hooks";
 import { createRequire } from "node:module";
 import path from "node:path";
 import { Edit, Language, Parser, type Node, type Point, type Tree } from "web-tree-sitter";
-import { OutlineStore, type TopEntry } from "./outlines";
+import { sharedStart, type Outline, type TopEntry } from "./outlines";
 
 export type Grammar = "bash" | "python";
 
@@ -59,9 +59,11 @@ function parserFor(grammar: Grammar): Promise<Parser> {
 interface ReuseScope {
   trees: { grammar: Grammar; source: string; tree: Tree }[];
   /** scripts read from a shared start (withStatements), by grammar and source */
-  scripts: { grammar: Grammar; source: string; script: ParsedScript; tree: Tree }[];
-  /** texts read before the call (its caller's hint): a script may resume from their statements */
-  earlier: readonly string[];
+  scripts: { grammar: Grammar; source: string; script: ParsedScript; tree: Tree | null }[];
+  /** scripts read before the call (its caller's): a script may resume from their statements */
+  earlier: readonly Outline[];
+  /** the outlines of the scripts parsed in the call without an error */
+  outlines: Outline[];
   /** Set when the call has settled: a parse started by work it did not wait for keeps nothing. */
   closed: boolean;
 }
@@ -74,16 +76,23 @@ const reuseScope = new AsyncLocalStorage<ReuseScope>();
  * the tree a fresh parse would; a tree with a syntax error is parsed afresh), when the two share at
  * least half of the new source at their start and end — a child task's script mostly repeats its
  * parent's; the same source again reads the same tree. The trees are deleted when `fn` settles.
+ * Statement readers (`withStatements`) may also parse a script from the start it shares with one of
+ * `earlier` (./outlines); `keep` gets the outlines of the scripts `fn` read, to name later.
  * Outside such a call every parse is a fresh one and nothing is kept.
  */
-export async function withTreeReuse<T>(fn: () => Promise<T>, opts: { earlier?: readonly string[] } = {}): Promise<T> {
-  const scope: ReuseScope = { trees: [], scripts: [], earlier: opts.earlier ?? [], closed: false };
+export async function withTreeReuse<T>(
+  fn: () => Promise<T>,
+  opts: { earlier?: readonly Outline[]; keep?: (outlines: Outline[]) => void } = {},
+): Promise<T> {
+  const scope: ReuseScope = { trees: [], scripts: [], earlier: opts.earlier ?? [], outlines: [], closed: false };
   try {
-    return await reuseScope.run(scope, fn);
+    const result = await reuseScope.run(scope, fn);
+    opts.keep?.(scope.outlines);
+    return result;
   } finally {
     scope.closed = true;
     for (const kept of scope.trees) kept.tree.delete();
-    for (const kept of scope.scripts) kept.tree.delete();
+    for (const kept of scope.scripts) kept.tree?.delete();
     scope.trees = [];
     scope.scripts = [];
   }
@@ -173,6 +182,8 @@ export async function withTree<T>(grammar: Grammar, source: string, use: (tree: 
   // import): its tree as it is. Even an incremental parse without an edit costs milliseconds.
   const same = scope.trees.find((kept) => kept.grammar === grammar && kept.source === source);
   if (same) return use(same.tree);
+  const read = scope.scripts.find((kept) => kept.grammar === grammar && kept.source === source && kept.script.root !== null);
+  if (read?.tree) return use(read.tree);
   const tree = parseReusing(parser, grammar, source, scope);
   scope.trees.push({ grammar, source, tree });
   return use(tree);
@@ -205,12 +216,6 @@ export class PrefixMiss extends Error {
   }
 }
 
-/** Where the statements of scripts read in this thread lie (./outlines); ≈ a round of solutions. */
-const outlines: Record<Grammar, OutlineStore> = {
-  bash: new OutlineStore("bash", 48_000_000),
-  python: new OutlineStore("python", 48_000_000),
-};
-
 /** How scripts were parsed in this thread (benchmarks): whole, from a shared start, or from a
  * shared start and then whole again (a reader missed a statement, or the rest had an error). */
 export const parseCounts = { whole: 0, fromShared: 0, wholeAgain: 0 };
@@ -223,16 +228,11 @@ export function useSharedStarts(on: boolean): void {
   sharedStarts = on;
 }
 
-/** Forget every remembered outline (tests and benchmarks measure the whole parse with it). */
-export function clearOutlines(): void {
-  outlines.bash.clear();
-  outlines.python.clear();
-}
-
 /** The readers read `text` without a glue up to `upTo` (./shell-glue): its statements before there
- * may start another script's parse. */
+ * may start another script's parse. Bash outlines are confirmed so; Python ones are whole. */
 export function confirmOutline(grammar: Grammar, text: string, upTo: number): void {
-  outlines[grammar].confirm(text, upTo);
+  const outline = reuseScope.getStore()?.outlines.find((o) => o.grammar === grammar && o.text === text);
+  if (outline && upTo > outline.confirmedUpTo) outline.confirmedUpTo = upTo;
 }
 
 function topLevel(text: string, entry: TopEntry, node: Node | null): TopLevel {
@@ -252,17 +252,16 @@ function wholeScript(text: string, tree: Tree): ParsedScript {
  * Parse `source` from the latest statement boundary it shares with a script read before in this
  * thread (the scope's earlier texts and its own scripts), or whole. The tree is the scope's to keep.
  */
-function parseScript(parser: Parser, grammar: Grammar, source: string, scope: ReuseScope | undefined): { script: ParsedScript; tree: Tree } {
-  const store = outlines[grammar];
-  const earlier = scope ? [...scope.earlier, ...scope.scripts.filter((s) => s.grammar === grammar).map((s) => s.source)] : [];
-  const shared = sharedStarts && earlier.length > 0 ? store.sharedStart(source, earlier) : null;
+function parseScript(parser: Parser, grammar: Grammar, source: string, scope: ReuseScope): { script: ParsedScript; tree: Tree } {
+  const remember = (entries: TopEntry[], confirmedUpTo: number) => scope.outlines.push({ grammar, text: source, entries, confirmedUpTo });
+  const shared = sharedStarts ? sharedStart(grammar, source, [...scope.earlier, ...scope.outlines]) : null;
   if (shared) {
     const tree = parser.parse(source, null, {
       includedRanges: [{ startIndex: shared.at, endIndex: source.length, startPosition: { row: shared.row, column: 0 }, endPosition: pointAt(source, source.length) }],
     });
     if (tree && !tree.rootNode.hasError) {
       const statements = [...shared.entries.map((e) => topLevel(source, e, null)), ...tree.rootNode.children.map((node) => topLevel(source, entryOf(node), node))];
-      store.remember(source, statements.map(({ key: _k, node: _n, ...entry }) => entry), grammar === "bash" ? shared.at : source.length);
+      remember(statements.map(({ key: _k, node: _n, ...entry }) => entry), grammar === "bash" ? shared.at : source.length);
       parseCounts.fromShared++;
       return { script: { text: source, hasError: false, root: null, statements }, tree };
     }
@@ -272,7 +271,7 @@ function parseScript(parser: Parser, grammar: Grammar, source: string, scope: Re
   parseCounts.whole++;
   const tree = parseFresh(parser, grammar, source);
   const script = wholeScript(source, tree);
-  if (!script.hasError) store.remember(source, script.statements.map(({ key: _k, node: _n, ...entry }) => entry), grammar === "bash" ? 0 : source.length);
+  if (!script.hasError) remember(script.statements.map(({ key: _k, node: _n, ...entry }) => entry), grammar === "bash" ? 0 : source.length);
   return { script, tree };
 }
 
@@ -290,7 +289,8 @@ export async function withStatements<T>(grammar: Grammar, source: string, use: (
   let kept = scope.scripts.find((s) => s.grammar === grammar && s.source === source);
   if (!kept) {
     const whole = scope.trees.find((t) => t.grammar === grammar && t.source === source);
-    const parsed = whole ? { script: wholeScript(source, whole.tree), tree: whole.tree.copy() } : parseScript(parser, grammar, source, scope);
+    // A tree `withTree` parsed stays the scope's there (null here: deleted once).
+    const parsed = whole ? { script: wholeScript(source, whole.tree), tree: null } : parseScript(parser, grammar, source, scope);
     kept = { grammar, source, ...parsed };
     scope.scripts.push(kept);
   }
@@ -300,7 +300,7 @@ export async function withStatements<T>(grammar: Grammar, source: string, use: (
     if (!(err instanceof PrefixMiss) || kept.script.root) throw err;
     parseCounts.wholeAgain++;
     const tree = parseFresh(parser, grammar, source);
-    kept.tree.delete();
+    kept.tree?.delete();
     kept.tree = tree;
     kept.script = wholeScript(source, tree);
     return use(kept.script);

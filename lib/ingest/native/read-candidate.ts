@@ -6,6 +6,7 @@ import path from "node:path";
 import type { TaskInput, TrialInput } from "@/db/queries/ingest";
 import { readForChecks, readForSteps } from "@/lib/checks/readings";
 import { measureTask, passAtK } from "@/lib/metrics";
+import type { Outline } from "@/lib/metrics/outlines";
 import { withTreeReuse } from "@/lib/metrics/tree-sitter";
 import { sha256 } from "../content";
 import { IssueList, type IngestIssue } from "../errors";
@@ -41,19 +42,19 @@ export interface CandidateResult {
 }
 
 /**
- * The shell scripts of accepted tasks read before in this thread, by task id: a child's scripts
- * are parsed from the last statement they share with its parent's (lib/metrics/outlines). Children
- * come a round after their parents; read-run.ts sends a lineage tree's candidates to one thread.
+ * Where the statements of the scripts of accepted tasks read before in this thread lie, by task id:
+ * a child's scripts are parsed from the last statement they share with its parent's
+ * (lib/metrics/outlines). Children come a round after their parents, and read-run.ts sends a
+ * lineage tree's candidates to one thread; a round of accepted tasks is ≈ 2,500 at paper scale.
  */
-const parentScripts = new Map<string, string[]>();
-const PARENT_SCRIPTS_KEPT = 8192;
+const parentOutlines = new Map<string, Outline[]>();
+const PARENTS_KEPT = 4096;
 
-function keepScripts(taskId: string, texts: Map<string, string>): void {
-  const scripts = [...texts].filter(([p]) => p.endsWith(".sh")).map(([, text]) => text);
-  parentScripts.set(taskId, scripts);
-  if (parentScripts.size > PARENT_SCRIPTS_KEPT) {
-    const oldest = parentScripts.keys().next().value;
-    if (oldest !== undefined) parentScripts.delete(oldest);
+function keepOutlines(taskId: string, outlines: Outline[]): void {
+  parentOutlines.set(taskId, outlines);
+  if (parentOutlines.size > PARENTS_KEPT) {
+    const oldest = parentOutlines.keys().next().value;
+    if (oldest !== undefined) parentOutlines.delete(oldest);
   }
 }
 
@@ -78,7 +79,10 @@ export async function readCandidate(job: CandidateJob): Promise<CandidateResult>
     // The metrics and what the checks and the step summaries read come from the same parses (a
     // second reader of a file reads the first one's tree). Only accepted tasks are ever
     // checked; any task can be a side of a diff.
-    const earlier = rec.parent_id === null ? undefined : parentScripts.get(rec.parent_id);
+    // An accepted task's pytest files are read whole by the checks (module constants first), so
+    // they are parsed whole from the start.
+    const parent = rec.parent_id === null ? undefined : parentOutlines.get(rec.parent_id);
+    const earlier = parent && (rec.status === "accepted" ? parent.filter((o) => o.grammar === "bash") : parent);
     const { metrics, readings } = await withTreeReuse(
       async () => {
         const files = checkFiles(parsed);
@@ -86,9 +90,18 @@ export async function readCandidate(job: CandidateJob): Promise<CandidateResult>
         const forChecks = rec.status === "accepted" ? await readForChecks(files, { solution: rec.parent_id !== null }) : [];
         return { metrics, readings: [...forChecks, ...(await readForSteps(files))] };
       },
-      { earlier },
+      {
+        earlier,
+        // The files' own texts only: not the texts with glued lines repaired (lib/metrics/shell-glue).
+        keep:
+          rec.status === "accepted"
+            ? (outlines) => {
+                const texts = new Set(parsed.texts.values());
+                keepOutlines(rec.task_id, outlines.filter((o) => texts.has(o.text)));
+              }
+            : undefined,
+      },
     );
-    if (rec.status === "accepted") keepScripts(rec.task_id, parsed.texts);
     const searchText = searchableText(parsed.texts);
     const headline = job.evals.find((e) => e.model === job.solverModel) ?? job.evals[0];
     task = {
