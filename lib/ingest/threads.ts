@@ -36,6 +36,15 @@ function tsxApiUrl(): string {
   return tsxApi;
 }
 
+/** The index of the thread to use given each one's pending jobs: `prefer` unless it has more than
+ * `slack` jobs more than the least busy, which is taken then (also when there is no preference). */
+export function pickThread(pending: readonly number[], prefer?: number, slack = 16): number {
+  let least = 0;
+  for (let i = 1; i < pending.length; i++) if ((pending[i] ?? 0) < (pending[least] ?? 0)) least = i;
+  if (prefer === undefined || prefer < 0 || prefer >= pending.length) return least;
+  return (pending[prefer] ?? 0) - (pending[least] ?? 0) > slack ? least : prefer;
+}
+
 /** What a pool entry module posts back for each job. */
 export type ThreadReply<R> = { id: number; result: R } | { id: number; error: string };
 
@@ -81,16 +90,25 @@ export class ThreadPool<J, R> {
     thread.pending.clear();
   }
 
-  /** Runs `job` in the thread with the fewest pending, or, given a `lane`, always in the same
-   * thread for the same lane (work that profits from what that thread read before). */
-  run(job: J, lane?: number): Promise<R> {
+  /**
+   * The thread a job should go to: `prefer` (a thread index: work that profits from what that thread
+   * read before) unless it has `slack` more jobs pending than the least busy one, which is taken then.
+   */
+  choose(prefer?: number, slack = 16): number {
+    return pickThread(
+      this.threads.map((t) => t.pending.size),
+      prefer,
+      slack,
+    );
+  }
+
+  /** Runs `job` in thread `thread` (an index, as `choose` gives), or in the least busy one. */
+  run(job: J, thread?: number): Promise<R> {
     if (this.failure) return Promise.reject(this.failure);
     if (this.closed) return Promise.reject(new Error("the thread pool is closed"));
-    let thread = lane === undefined ? undefined : this.threads[lane % this.threads.length];
-    if (lane === undefined) for (const t of this.threads) if (thread === undefined || t.pending.size < thread.pending.size) thread = t;
-    if (!thread) return Promise.reject(new Error("the thread pool is empty"));
+    const target = this.threads[thread ?? this.choose()];
+    if (!target) return Promise.reject(new Error("the thread pool is empty"));
     const id = this.nextId++;
-    const target = thread;
     return new Promise<R>((resolve, reject) => {
       target.pending.set(id, { resolve, reject });
       target.worker.postMessage({ id, job });

@@ -3,7 +3,7 @@ import { analyseShell } from "@/lib/checks/shell";
 import { clearShellTreeMemo } from "@/lib/checks/shell-tree";
 import { clearShellStatementCache, shellStatementSpans } from "@/lib/diff/bash";
 import { BASH_BLOCKS, BASH_LINES, PYTHON_BLOCKS, PYTHON_LINES, random, randomEdit, randomScript } from "@/lib/diff/random-edits";
-import { commonPrefix, sharedStart, type Outline, type TopEntry } from "./outlines";
+import { commonPrefix, entriesOf, outlineOf, sharedStart, type Outline, type TopEntry } from "./outlines";
 import { clearPytestStatementMemo, measurePytest, pytestTestNames } from "./pytest";
 import { measureShell } from "./shell";
 import { clearBashStatementMemo } from "./shell-tree-sitter";
@@ -24,11 +24,8 @@ function lines(n: number, prefix = "echo line"): { text: string; entries: TopEnt
 }
 
 describe("sharedStart", () => {
-  const outline = (grammar: "bash" | "python", script: { text: string; entries: TopEntry[] }, confirmedUpTo = script.text.length): Outline => ({
-    grammar,
-    ...script,
-    confirmedUpTo,
-  });
+  const outline = (grammar: "bash" | "python", script: { text: string; entries: TopEntry[] }, confirmedUpTo = script.text.length): Outline =>
+    outlineOf(grammar, script.text, script.entries, confirmedUpTo);
 
   it("resumes at the last statement start the two scripts share, within what was confirmed", () => {
     const parent = lines(40);
@@ -82,6 +79,16 @@ describe("sharedStart", () => {
     expect(sharedStart("python", `${parent.text.slice(0, at)}# a comment\n`, earlier)?.at).toBeLessThan(at);
     expect(sharedStart("python", `${parent.text.slice(0, at)}    y = 1\n`, earlier)?.at).toBeLessThan(at);
     expect(sharedStart("python", `${parent.text.slice(0, at)}def test_x():\n    pass\n`, earlier)?.at).toBe(at);
+  });
+});
+
+describe("outlineOf", () => {
+  it("packs a script's top-level children and gives them back", () => {
+    const entries = [entry(0, 10, 0), { type: "&", isNamed: false, startIndex: 11, endIndex: 12, startRow: 0 }, entry(13, 40, 1, "comment"), entry(41, 90, 2, "if_statement")];
+    const packed = outlineOf("bash", "x".repeat(100), entries, 50);
+    expect(entriesOf(packed, 4)).toEqual(entries);
+    expect(entriesOf(packed, 2)).toEqual(entries.slice(0, 2));
+    expect(packed.confirmedUpTo).toBe(50);
   });
 });
 

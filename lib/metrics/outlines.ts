@@ -24,13 +24,32 @@ export interface TopEntry {
   startRow: number;
 }
 
-/** Where the top-level children of a script's error-free parse lie. */
+/** Where the top-level children of a script's error-free parse lie. Kept for thousands of
+ * scripts, so packed: a type and three numbers per child instead of an object. */
 export interface Outline {
   grammar: Grammar;
   text: string;
-  entries: TopEntry[];
+  types: readonly string[];
+  /** startIndex, endIndex and startRow of each child; a child that is not named has -1 - startRow */
+  spans: Int32Array;
   /** boundaries at or before this offset may be used (the readers' confirmation, for bash) */
   confirmedUpTo: number;
+}
+
+export function outlineOf(grammar: Grammar, text: string, entries: readonly TopEntry[], confirmedUpTo: number): Outline {
+  const spans = new Int32Array(entries.length * 3);
+  entries.forEach((e, i) => spans.set([e.startIndex, e.endIndex, e.isNamed ? e.startRow : -1 - e.startRow], i * 3));
+  return { grammar, text, types: entries.map((e) => e.type), spans, confirmedUpTo };
+}
+
+/** The first `count` children of an outline. */
+export function entriesOf(outline: Outline, count: number): TopEntry[] {
+  const out: TopEntry[] = [];
+  for (let i = 0; i < count; i++) {
+    const row = outline.spans[i * 3 + 2]!;
+    out.push({ type: outline.types[i]!, isNamed: row >= 0, startIndex: outline.spans[i * 3]!, endIndex: outline.spans[i * 3 + 1]!, startRow: row >= 0 ? row : -1 - row });
+  }
+  return out;
 }
 
 /** Characters a statement can start with: a new statement, not an operator or a closing word
@@ -67,16 +86,16 @@ export function sharedStart(grammar: Grammar, text: string, earlier: Iterable<Ou
 }
 
 function lastBoundary(text: string, outline: Outline, limit: number): SharedStart | null {
-  const { entries, text: other } = outline;
+  const { spans, text: other } = outline;
   const start = STATEMENT_START[outline.grammar];
-  for (let i = entries.length - 1; i > 0; i--) {
-    const entry = entries[i]!;
-    const at = entry.startIndex;
+  for (let i = outline.types.length - 1; i > 0; i--) {
+    const at = spans[i * 3]!;
     if (at > limit || at >= text.length) continue;
     if (at < MIN_SHARED) return null;
     if (other.charCodeAt(at - 1) !== 10 || !start.test(text[at]!)) continue;
-    if (!/^\s*$/.test(other.slice(entries[i - 1]!.endIndex, at))) continue;
-    return { at, row: entry.startRow, entries: entries.slice(0, i) };
+    if (!/^\s*$/.test(other.slice(spans[i * 3 - 2]!, at))) continue;
+    const entries = entriesOf(outline, i + 1);
+    return { at, row: entries[i]!.startRow, entries: entries.slice(0, i) };
   }
   return null;
 }

@@ -2,7 +2,7 @@ import { AsyncLocalStorage } from "node:async_hooks";
 import { createRequire } from "node:module";
 import path from "node:path";
 import { Edit, Language, Parser, type Node, type Point, type Tree } from "web-tree-sitter";
-import { sharedStart, type Outline, type TopEntry } from "./outlines";
+import { outlineOf, sharedStart, type Outline, type TopEntry } from "./outlines";
 
 export type Grammar = "bash" | "python";
 
@@ -253,7 +253,7 @@ function wholeScript(text: string, tree: Tree): ParsedScript {
  * thread (the scope's earlier texts and its own scripts), or whole. The tree is the scope's to keep.
  */
 function parseScript(parser: Parser, grammar: Grammar, source: string, scope: ReuseScope): { script: ParsedScript; tree: Tree } {
-  const remember = (entries: TopEntry[], confirmedUpTo: number) => scope.outlines.push({ grammar, text: source, entries, confirmedUpTo });
+  const remember = (entries: TopEntry[], confirmedUpTo: number) => scope.outlines.push(outlineOf(grammar, source, entries, confirmedUpTo));
   const shared = sharedStarts ? sharedStart(grammar, source, [...scope.earlier, ...scope.outlines]) : null;
   if (shared) {
     const tree = parser.parse(source, null, {

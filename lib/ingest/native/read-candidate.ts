@@ -45,10 +45,10 @@ export interface CandidateResult {
  * Where the statements of the scripts of accepted tasks read before in this thread lie, by task id:
  * a child's scripts are parsed from the last statement they share with its parent's
  * (lib/metrics/outlines). Children come a round after their parents, and read-run.ts sends a
- * lineage tree's candidates to one thread; a round of accepted tasks is ≈ 2,500 at paper scale.
+ * child to its parent's thread; a round of accepted tasks is ≈ 2,500 at paper scale, ≈ 1,250 a thread.
  */
 const parentOutlines = new Map<string, Outline[]>();
-const PARENTS_KEPT = 4096;
+const PARENTS_KEPT = 3072;
 
 function keepOutlines(taskId: string, outlines: Outline[]): void {
   parentOutlines.set(taskId, outlines);

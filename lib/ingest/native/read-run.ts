@@ -54,13 +54,6 @@ export async function countLineage(dir: string): Promise<number> {
   return n;
 }
 
-/** A stable small number for a lineage root (FNV-1a of its id). */
-function laneOf(root: string): number {
-  let h = 0x811c9dc5;
-  for (let i = 0; i < root.length; i++) h = Math.imul(h ^ root.charCodeAt(i), 0x01000193);
-  return h >>> 0;
-}
-
 /** Reads every candidate of lineage.jsonl; returns the ids seen, for the lineage checks.
  * `threads: 0` reads in this thread (small runs, tests). */
 export async function streamRun(
@@ -71,8 +64,8 @@ export async function streamRun(
 ): Promise<{ records: Map<string, { parent: string | null; line: number; round: number }> }> {
   const evals = await readEvals(dir, issues);
   const records = new Map<string, { parent: string | null; line: number; round: number }>();
-  /** each task's lineage root, for the reader thread of its lane */
-  const roots = new Map<string, string>();
+  /** the reader thread each task went to: its children go there too */
+  const threadOf = new Map<string, number>();
   const lineage = readJsonl(path.join(dir, "lineage.jsonl"), "lineage.jsonl", lineageSchema, issues);
   async function* jobs(): AsyncGenerator<CandidateJob> {
     for await (const { line, value } of lineage) {
@@ -81,7 +74,6 @@ export async function streamRun(
         continue;
       }
       records.set(value.task_id, { parent: value.parent_id, line, round: value.round });
-      roots.set(value.task_id, (value.parent_id === null ? undefined : roots.get(value.parent_id)) ?? value.task_id);
       yield {
         dir,
         rec: value,
@@ -95,10 +87,16 @@ export async function streamRun(
   }
   const threads = opts.threads ?? defaultReaderThreads();
   const pool = threads > 0 ? new ThreadPool<CandidateJob, CandidateResult>(READER_ENTRY, threads) : null;
-  // A lineage tree's candidates go to one thread: a child is parsed from where it stops repeating
-  // its parent (lib/metrics/outlines), which that thread read. The lane is a function of the root
-  // alone, so every import of a run reads each candidate in the same thread, after the same ones.
-  const read = pool ? (job: CandidateJob) => pool.run(job, laneOf(roots.get(job.rec.task_id) ?? job.rec.task_id)) : readCandidate;
+  // A child goes to the thread that read its parent: it is parsed from where it stops repeating the
+  // parent (lib/metrics/outlines), which that thread remembers. Unless that thread is well behind
+  // the other: a child read elsewhere is parsed whole, and reads the same.
+  const read = pool
+    ? (job: CandidateJob) => {
+        const thread = pool.choose(job.rec.parent_id === null ? undefined : threadOf.get(job.rec.parent_id));
+        threadOf.set(job.rec.task_id, thread);
+        return pool.run(job, thread);
+      }
+    : readCandidate;
   let done = 0;
   try {
     for await (const r of mapOrdered(jobs(), pool ? threads * AHEAD_PER_THREAD : AHEAD_INLINE, read)) {
