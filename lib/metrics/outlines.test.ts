@@ -119,64 +119,72 @@ const GLUE_PRONE = [
   'wait "$pid" 2>/dev/null || true',
 ];
 
+/**
+ * Reads 90 random children with `read`, whole and from the start they share with their parent, and
+ * expects the same. The memories are cleared every other case, and `clearReading`'s after the
+ * parent's reading every fourth: a statement the readers never saw makes the script be parsed
+ * whole again. Returns how many children were parsed from a shared start (not vacuous).
+ */
+async function compareWithWhole<T>(opts: {
+  seed: number;
+  vocabularies: readonly (readonly string[])[];
+  lines: [number, number];
+  read: (text: string) => Promise<T>;
+  clearMemories: () => void;
+  clearReading: () => void;
+}): Promise<number> {
+  const next = random(opts.seed);
+  const before = parseCounts.fromShared;
+  for (let k = 0; k < 90; k++) {
+    const vocabulary = opts.vocabularies[k % opts.vocabularies.length]!;
+    const parent = randomScript(next, vocabulary, opts.lines[0] + Math.floor(next() * opts.lines[1]));
+    const child = randomEdit(next, parent, vocabulary);
+    opts.clearMemories();
+    useSharedStarts(false);
+    const whole = await opts.read(child);
+    if (k % 2 === 0) opts.clearMemories();
+    useSharedStarts(true);
+    let earlier: Outline[] = [];
+    await withTreeReuse(() => opts.read(parent), { keep: (outlines) => (earlier = outlines) });
+    if (k % 4 === 1) opts.clearReading();
+    const shared = await withTreeReuse(() => opts.read(child), { earlier });
+    expect(shared, `case ${k}`).toEqual(whole);
+  }
+  return parseCounts.fromShared - before;
+}
+
 describe("a script parsed from the start it shares with one read before", () => {
   afterEach(() => useSharedStarts(true));
 
-  const clearMemories = () => {
-    clearBashStatementMemo();
-    clearShellStatementCache();
-    clearShellTreeMemo();
-  };
-  const readAll = async (text: string) => ({
-    metrics: await measureShell(text),
-    spans: await shellStatementSpans(text),
-    checks: await analyseShell(text, { workdir: "/app" }),
-  });
-
   it("reads as a whole parse of it does (metrics, step spans, the checks' reading)", async () => {
-    const next = random(11);
-    const vocabularies = [BASH_BLOCKS, [...BASH_BLOCKS, ...GLUE_PRONE], [...BASH_LINES, ...GLUE_PRONE]];
-    const before = parseCounts.fromShared;
-    for (let k = 0; k < 90; k++) {
-      const vocabulary = vocabularies[k % vocabularies.length]!;
-      const parent = randomScript(next, vocabulary, 30 + Math.floor(next() * 50));
-      const child = randomEdit(next, parent, vocabulary);
-      clearMemories();
-      useSharedStarts(false);
-      const whole = await readAll(child);
-      // The memories are cleared every other case: a statement the readers never saw makes the
-      // script be parsed whole again.
-      if (k % 2 === 0) clearMemories();
-      useSharedStarts(true);
-      let earlier: Outline[] = [];
-      await withTreeReuse(() => readAll(parent), { keep: (outlines) => (earlier = outlines) });
-      if (k % 4 === 1) clearBashStatementMemo();
-      const shared = await withTreeReuse(() => readAll(child), { earlier });
-      expect(shared, `case ${k}`).toEqual(whole);
-    }
-    // The comparison is not vacuous: most children were parsed from a shared start.
-    expect(parseCounts.fromShared - before).toBeGreaterThan(40);
+    const shared = await compareWithWhole({
+      seed: 11,
+      vocabularies: [BASH_BLOCKS, [...BASH_BLOCKS, ...GLUE_PRONE], [...BASH_LINES, ...GLUE_PRONE]],
+      lines: [30, 50],
+      read: async (text) => ({
+        metrics: await measureShell(text),
+        spans: await shellStatementSpans(text),
+        checks: await analyseShell(text, { workdir: "/app" }),
+      }),
+      clearMemories: () => {
+        clearBashStatementMemo();
+        clearShellStatementCache();
+        clearShellTreeMemo();
+      },
+      clearReading: clearBashStatementMemo,
+    });
+    expect(shared).toBeGreaterThan(40);
   });
 
   it("reads a pytest file as a whole parse of it does", async () => {
-    const next = random(12);
-    const readAll = async (text: string) => ({ metrics: await measurePytest(text), names: await pytestTestNames(text) });
-    const before = parseCounts.fromShared;
-    for (let k = 0; k < 90; k++) {
-      const vocabulary = k % 2 === 0 ? PYTHON_BLOCKS : PYTHON_LINES;
-      const parent = randomScript(next, vocabulary, 60 + Math.floor(next() * 60));
-      const child = randomEdit(next, parent, vocabulary);
-      clearPytestStatementMemo();
-      useSharedStarts(false);
-      const whole = await readAll(child);
-      if (k % 2 === 0) clearPytestStatementMemo();
-      useSharedStarts(true);
-      let earlier: Outline[] = [];
-      await withTreeReuse(() => readAll(parent), { keep: (outlines) => (earlier = outlines) });
-      if (k % 4 === 1) clearPytestStatementMemo();
-      const shared = await withTreeReuse(() => readAll(child), { earlier });
-      expect(shared, `case ${k}`).toEqual(whole);
-    }
-    expect(parseCounts.fromShared - before).toBeGreaterThan(15);
+    const shared = await compareWithWhole({
+      seed: 12,
+      vocabularies: [PYTHON_BLOCKS, PYTHON_LINES],
+      lines: [60, 60],
+      read: async (text) => ({ metrics: await measurePytest(text), names: await pytestTestNames(text) }),
+      clearMemories: clearPytestStatementMemo,
+      clearReading: clearPytestStatementMemo,
+    });
+    expect(shared).toBeGreaterThan(15);
   });
 });
