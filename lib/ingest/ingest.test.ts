@@ -10,6 +10,7 @@ import { BACKENDS, createTestDatabase, type TestDatabase } from "@/db/testing";
 import { IngestError } from "./errors";
 import { writeFixtureRun, writeTask } from "./fixtures";
 import { ingestPath } from "./index";
+import { keptParents } from "./native/read-candidate";
 
 describe.each(BACKENDS)("native ingest on %s", (backend) => {
   let database: TestDatabase;
@@ -165,8 +166,12 @@ describe.each(BACKENDS)("native ingest on %s", (backend) => {
     expect(s.tasksNew).toBe(5);
   });
 
-  test("reads in the calling thread too (threads: 0), with the same result", async () => {
-    const s = await ingestPath(database.db, fixture("inline"), { threads: 0 });
+  test("reads in the calling thread too (threads: 0), with the same result, and keeps nothing after", async () => {
+    // The accepted tasks' script outlines are kept while their children may come, then forgotten.
+    let kept = 0;
+    const s = await ingestPath(database.db, fixture("inline"), { threads: 0, onProgress: () => (kept = Math.max(kept, keptParents())) });
+    expect(kept).toBeGreaterThan(0);
+    expect(keptParents()).toBe(0);
     expect(s).toMatchObject({ tasksNew: 5, trialsNew: 10, files: 30 });
     const [b1] = await database.db.select().from(tasks).where(eq(tasks.extId, "b1"));
     expect(b1).toMatchObject({ solutionLines: 4, commands: 5, distinctTools: 3, depth: 2 });

@@ -58,6 +58,17 @@ function keepOutlines(taskId: string, outlines: Outline[]): void {
   }
 }
 
+/** Forget the kept outlines: an import read in the calling thread (a server upload) leaves
+ * nothing behind. */
+export function forgetParents(): void {
+  parentOutlines.clear();
+}
+
+/** How many accepted tasks' outlines this thread keeps (tests). */
+export function keptParents(): number {
+  return parentOutlines.size;
+}
+
 export function contentHashOf(files: { path: string; stored: { hash: string } }[]): string {
   const lines = files.map((f) => `${f.path}\u0000${f.stored.hash}`).sort();
   return sha256(lines.join("\n"));

@@ -8,7 +8,7 @@ import type { IssueList } from "../errors";
 import { readJsonl } from "../jsonl";
 import { mapOrdered } from "../pool";
 import { ThreadPool } from "../threads";
-import { readCandidate, type CandidateJob, type CandidateResult } from "./read-candidate";
+import { forgetParents, readCandidate, type CandidateJob, type CandidateResult } from "./read-candidate";
 import { evalSchema, lineageSchema, type EvalRecord } from "./schemas";
 
 export { contentHashOf } from "./read-candidate";
@@ -114,6 +114,7 @@ export async function streamRun(
     }
   } finally {
     await pool?.close();
+    if (!pool) forgetParents();
   }
   for (const [taskId, ev] of evals) if (!records.has(taskId)) issues.add("evals.jsonl", `task_id ${taskId} is not in lineage.jsonl (model ${ev[0]?.model ?? "?"})`);
   return { records };
