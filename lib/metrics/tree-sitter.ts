@@ -243,6 +243,11 @@ function entryOf(node: Node): TopEntry {
   return { type: node.type, isNamed: node.isNamed, startIndex: node.startIndex, endIndex: node.endIndex, startRow: node.startPosition.row };
 }
 
+/** A script's statements as an outline keeps them: without their keys and nodes. */
+function withoutNodes(statements: TopLevel[]): TopEntry[] {
+  return statements.map(({ key: _k, node: _n, ...entry }) => entry);
+}
+
 function wholeScript(text: string, tree: Tree): ParsedScript {
   const root = tree.rootNode;
   return { text, hasError: root.hasError, root, statements: root.children.map((node) => topLevel(text, entryOf(node), node)) };
@@ -261,17 +266,16 @@ function parseScript(parser: Parser, grammar: Grammar, source: string, scope: Re
     });
     if (tree && !tree.rootNode.hasError) {
       const statements = [...shared.entries.map((e) => topLevel(source, e, null)), ...tree.rootNode.children.map((node) => topLevel(source, entryOf(node), node))];
-      remember(statements.map(({ key: _k, node: _n, ...entry }) => entry), grammar === "bash" ? shared.at : source.length);
+      remember(withoutNodes(statements), grammar === "bash" ? shared.at : source.length);
       parseCounts.fromShared++;
       return { script: { text: source, hasError: false, root: null, statements }, tree };
     }
     tree?.delete();
     parseCounts.wholeAgain++;
-  }
-  parseCounts.whole++;
+  } else parseCounts.whole++;
   const tree = parseFresh(parser, grammar, source);
   const script = wholeScript(source, tree);
-  if (!script.hasError) remember(script.statements.map(({ key: _k, node: _n, ...entry }) => entry), grammar === "bash" ? 0 : source.length);
+  if (!script.hasError) remember(withoutNodes(script.statements), grammar === "bash" ? 0 : source.length);
   return { script, tree };
 }
 
