@@ -20,7 +20,7 @@ export async function agreesOnVectors(tx: Db): Promise<boolean> {
  *   where the server has it; reading is the same.
  * - The full-text GIN indexes collect new entries in a pending list and merge it into the index
  *   whenever it passes gin_pending_list_limit (4 MB): a larger list merges less often, and
- *   `finishGinIndexes` merges the rest before commit so searches do not scan a long list.
+ *   `RunWriter.finish` (db/queries/ingest.ts) merges the rest before commit so searches do not scan a long list.
  *   Only on indexes this role owns (merging needs ownership).
  * Returns the GIN indexes to merge at the end.
  */
