@@ -1,5 +1,6 @@
 // Round statistics: per-run rollups and saved baselines.
-import { bigint, boolean, doublePrecision, integer, jsonb, pgTable, serial, smallint, text, unique } from "drizzle-orm/pg-core";
+import { sql } from "drizzle-orm";
+import { bigint, boolean, doublePrecision, index, integer, jsonb, pgTable, serial, smallint, text, unique } from "drizzle-orm/pg-core";
 import type { ReviewState, TaskStatus } from "@/lib/domain";
 import { ts } from "./columns";
 import { runs } from "./tasks";
@@ -53,6 +54,8 @@ export const roundRollupCells = pgTable(
     unique("round_rollup_cells_key")
       .on(t.runId, t.round, t.category, t.operator, t.reviewState, t.status, t.rejectionReason, t.passed)
       .nullsNotDistinct(),
+    // The rows a delta brought to zero, found without reading the run's other rows.
+    index("round_rollup_cells_zero_idx").on(t.runId).where(sql`n = 0`),
   ],
 );
 
@@ -77,5 +80,6 @@ export const roundRollupValues = pgTable(
     unique("round_rollup_values_key")
       .on(t.runId, t.level, t.category, t.operator, t.reviewState, t.round, t.metric, t.value)
       .nullsNotDistinct(),
+    index("round_rollup_values_zero_idx").on(t.runId).where(sql`n = 0`),
   ],
 );
