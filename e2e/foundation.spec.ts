@@ -23,7 +23,17 @@ test("overview shows the demo run with its rounds", async ({ page }) => {
   await page.goto("/");
   await expect(page.getByRole("heading", { name: /demo/ }).first()).toBeVisible();
   await expect(page.getByText("15").first()).toBeVisible();
+  // The last ingest in words, not the importer's JSON keys; its checks open the run's flags.
+  const lastIngest = page.getByRole("region", { name: /^demo/ }).first().getByRole("region", { name: "Last ingest" });
+  await expect(lastIngest.getByText(/^[\d,]+: [\d,]+ new · [\d,]+ changed · [\d,]+ unchanged$/)).toBeVisible();
+  await expect(lastIngest).not.toContainText("importId");
   await shot(page, "overview");
+  await lastIngest.getByRole("link", { name: /flags? from [\d,]+ rules?$/ }).click();
+  await expect(page).toHaveURL(/\/flags\?run=demo/);
+  // Every round of the run's flags fits on the page: the last round's column is not clipped.
+  const byRound = page.getByRole("region", { name: "Open per rule × round" });
+  await expect(byRound.getByRole("columnheader")).not.toHaveCount(0);
+  await expect(byRound.getByRole("columnheader").last()).toBeInViewport();
 });
 
 test("task table filters, sorts, searches and keeps the view in the URL", async ({ page }) => {

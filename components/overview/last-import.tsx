@@ -1,6 +1,8 @@
+import Link from "next/link";
 import { Badge, type BadgeTone } from "@/components/ui/badge";
 import type { ImportJson } from "@/lib/api/types";
 import { formatDateTime } from "@/lib/format/date";
+import { summaryLines } from "./import-summary";
 
 export type LastImportProps = { imp: ImportJson | null };
 
@@ -11,16 +13,8 @@ const STATUS_TONE: Record<ImportJson["status"], BadgeTone> = {
   failed: "bad",
 };
 
-/** Summary values are whatever the importer recorded; show scalars, summarize the rest. */
-function show(v: unknown): string {
-  if (v === null || v === undefined) return "—";
-  if (typeof v === "number") return v.toLocaleString("en-US");
-  if (typeof v === "string" || typeof v === "boolean") return String(v);
-  if (Array.isArray(v)) return `${v.length} item${v.length === 1 ? "" : "s"}`;
-  return JSON.stringify(v).slice(0, 120);
-}
-
 export function LastImport({ imp }: LastImportProps) {
+  const lines = imp ? summaryLines(imp.summary) : [];
   return (
     <section aria-label="Last ingest">
       <h3 className="mb-1.5 text-2xs font-semibold tracking-wide text-muted uppercase">Last ingest</h3>
@@ -39,16 +33,22 @@ export function LastImport({ imp }: LastImportProps) {
             {imp.source_path}
           </p>
           {imp.error && <p className="rounded bg-bad-soft px-2 py-1 font-mono text-2xs break-words text-bad">{imp.error}</p>}
-          {Object.keys(imp.summary).length > 0 && (
-            <dl className="grid grid-cols-[auto_1fr] gap-x-3 gap-y-0.5 font-mono text-2xs">
-              {Object.entries(imp.summary)
-                .slice(0, 12)
-                .map(([k, v]) => (
-                  <div key={k} className="contents">
-                    <dt className="text-muted">{k}</dt>
-                    <dd className="truncate tabular-nums">{show(v)}</dd>
-                  </div>
-                ))}
+          {lines.length > 0 && (
+            <dl className="grid grid-cols-[auto_1fr] gap-x-3 gap-y-0.5 text-2xs">
+              {lines.map((line) => (
+                <div key={line.label} className="contents">
+                  <dt className="text-muted">{line.label}</dt>
+                  <dd className="truncate tabular-nums" title={line.value}>
+                    {line.label === "checks" ? (
+                      <Link href={`/flags?run=${encodeURIComponent(imp.run)}`} className="text-accent hover:underline">
+                        {line.value}
+                      </Link>
+                    ) : (
+                      line.value
+                    )}
+                  </dd>
+                </div>
+              ))}
             </dl>
           )}
         </div>

@@ -26,6 +26,8 @@ describe("number formatting", () => {
     expect(formatBytes(512)).toBe("512 B");
     expect(formatBytes(9_216)).toBe("9.0 KB");
     expect(formatBytes(3 * 1024 * 1024)).toBe("3.0 MB");
+    expect(formatBytes(1023 * 1024 * 1024)).toBe("1,023.0 MB");
+    expect(formatBytes(2_223_025_045)).toBe("2.1 GB");
     expect(share(1, 4)).toBe(0.25);
     expect(share(1, 0)).toBeNull();
   });

@@ -31,7 +31,8 @@ export function formatScore(n: number | null | undefined): string {
 export function formatBytes(n: number): string {
   if (n < 1024) return `${INT.format(n)} B`;
   if (n < 1024 * 1024) return `${ONE.format(n / 1024)} KB`;
-  return `${ONE.format(n / (1024 * 1024))} MB`;
+  if (n < 1024 ** 3) return `${ONE.format(n / (1024 * 1024))} MB`;
+  return `${ONE.format(n / 1024 ** 3)} GB`;
 }
 
 export function share(part: number, whole: number): number | null {
