@@ -109,7 +109,8 @@ export function FlagsView({ defaultRun, canFlag }: FlagsViewProps) {
           </>
         }
       />
-      <div className="mb-3 grid gap-3 xl:grid-cols-[minmax(0,22rem)_minmax(0,1fr)_minmax(0,1fr)]">
+      {/* Fifteen rounds need ≈ 45rem: the operators (dozens, scrolled) get a row of their own unless the screen is very wide. */}
+      <div className="mb-3 grid gap-3 xl:grid-cols-[minmax(0,22rem)_minmax(0,1fr)] min-[1900px]:grid-cols-[minmax(0,22rem)_minmax(0,1fr)_minmax(0,1fr)]">
         <RuleCounts rules={counts.data?.rules ?? []} current={search.get("rule")} onPick={(rule) => pick({ rule: rule || null })} />
         <HeatTable
           title="Open per rule × round"
@@ -127,6 +128,7 @@ export function FlagsView({ defaultRun, canFlag }: FlagsViewProps) {
           columnLabel={(k) => (k === NO_OPERATOR ? "seed" : k)}
           current={operatorKey ? { rule: search.get("rule"), key: operatorKey } : null}
           onPick={(rule, key) => pick({ rule, operator: key, round: null, status: null })}
+          className="xl:col-span-2 min-[1900px]:col-span-1"
         />
       </div>
       <div className="mb-2 flex flex-wrap items-end justify-between gap-2">

@@ -13,6 +13,8 @@ export type HeatTableProps = {
   /** The cell the list is filtered by. */
   current: { rule: string; key: string } | null;
   onPick: (rule: string, key: string) => void;
+  /** grid placement from the page */
+  className?: string;
 };
 
 // Fixed steps from the palette (no inline styles under the CSP); both themes define warn.
@@ -24,12 +26,12 @@ function step(count: number, max: number): string {
 }
 
 /** Open flags per rule (rows) and round or operator (columns); a cell opens the list filtered to it. */
-export function HeatTable({ title, axis, cells, columns, columnLabel = (k) => k, current, onPick }: HeatTableProps) {
+export function HeatTable({ title, axis, cells, columns, columnLabel = (k) => k, current, onPick, className = "" }: HeatTableProps) {
   const rules = [...new Set(cells.map((c) => c.rule))].sort();
   const count = new Map(cells.map((c) => [`${c.rule}\u0000${c.key}`, c.count]));
   const max = Math.max(1, ...cells.map((c) => c.count));
   return (
-    <section aria-label={title} className="min-w-0 rounded-lg border border-line bg-surface">
+    <section aria-label={title} className={`min-w-0 rounded-lg border border-line bg-surface ${className}`}>
       <h2 className="border-b border-line px-3 py-1.5 text-2xs font-semibold tracking-wide text-muted uppercase">{title}</h2>
       {rules.length === 0 ? (
         <p className="px-3 py-3 text-xs text-faint">No open flags.</p>
