@@ -1,57 +1,72 @@
 // Runs with their counts, and the per-run overview.
-import { desc, eq, sql } from "drizzle-orm";
+import { desc, eq, sql, type SQL } from "drizzle-orm";
 import type { ImportJson, RunJson, RunOverviewJson } from "@/lib/api/types";
 import { execRows, type Db } from "../client";
-import { imports, runs, type ReviewState } from "../schema";
+import { imports, runs, tasks, trials, type ReviewState, type RunCounts } from "../schema";
 import { getRoundStatsByRunId, solverOf } from "./stats";
 
-interface RunCountsRow {
+interface RunRow {
   id: number;
   name: string;
   format: string;
   created_at: string | null;
   ingested_at: string;
-  seeds: number;
-  rounds: number;
-  accepted: number;
-  rejected: number;
-  trials: number;
+  counts: RunCounts | null;
 }
 
 const iso = (v: unknown): string | null => (v === null || v === undefined ? null : new Date(String(v)).toISOString());
 
-function toRunJson(r: RunCountsRow): RunJson {
+const NO_COUNTS: RunCounts = { seeds: 0, rounds: 0, accepted: 0, rejected: 0, trials: 0 };
+
+function toRunJson(r: RunRow, counts: RunCounts): RunJson {
   return {
     id: Number(r.id),
     name: r.name,
     format: r.format,
     created_at: iso(r.created_at),
     ingested_at: iso(r.ingested_at) ?? "",
-    seeds: Number(r.seeds),
-    rounds: Number(r.rounds),
-    accepted: Number(r.accepted),
-    rejected: Number(r.rejected),
-    trials: Number(r.trials),
+    seeds: Number(counts.seeds),
+    rounds: Number(counts.rounds),
+    accepted: Number(counts.accepted),
+    rejected: Number(counts.rejected),
+    trials: Number(counts.trials),
   };
 }
 
-async function runCounts(db: Db, where: ReturnType<typeof sql>): Promise<RunJson[]> {
-  const rows = await execRows<RunCountsRow>(
+/** The counts of the run whose id is `runId` (an expression), from its rows. */
+function countsOf(runId: SQL): SQL {
+  return sql`(SELECT jsonb_build_object(
+      'seeds', count(*) FILTER (WHERE t.parent_ext_id IS NULL), 'rounds', coalesce(max(t.round), 0),
+      'accepted', count(*) FILTER (WHERE t.status = 'accepted'), 'rejected', count(*) FILTER (WHERE t.status = 'rejected'),
+      'trials', (SELECT count(*) FROM ${trials} tr WHERE tr.run_id = ${runId}))
+    FROM ${tasks} t WHERE t.run_id = ${runId})`;
+}
+
+/**
+ * Stores run `runId`'s counts: called by every import before it commits (tasks and trials change
+ * nowhere else), so that listing the runs reads one row per run instead of counting their rows.
+ */
+export async function storeRunCounts(tx: Db, runId: number): Promise<void> {
+  await tx.execute(sql`UPDATE ${runs} SET counts = ${countsOf(sql`${runs.id}`)} WHERE ${runs.id} = ${runId}`);
+}
+
+async function runCounts(db: Db, where: SQL): Promise<RunJson[]> {
+  const rows = await execRows<RunRow>(
     db,
-    sql`SELECT r.id, r.name, r.format, r.created_at, r.ingested_at,
-        coalesce(t.seeds, 0)::int AS seeds, coalesce(t.rounds, 0)::int AS rounds,
-        coalesce(t.accepted, 0)::int AS accepted, coalesce(t.rejected, 0)::int AS rejected,
-        coalesce(tr.trials, 0)::int AS trials
-      FROM runs r
-      LEFT JOIN LATERAL (
-        SELECT count(*) FILTER (WHERE parent_ext_id IS NULL) AS seeds, max(round) AS rounds,
-          count(*) FILTER (WHERE status = 'accepted') AS accepted, count(*) FILTER (WHERE status = 'rejected') AS rejected
-        FROM tasks WHERE run_id = r.id) t ON true
-      LEFT JOIN LATERAL (SELECT count(*) AS trials FROM trials WHERE run_id = r.id) tr ON true
-      WHERE ${where}
-      ORDER BY r.ingested_at DESC, r.id DESC`,
+    sql`SELECT r.id, r.name, r.format, r.created_at, r.ingested_at, r.counts FROM ${runs} r WHERE ${where} ORDER BY r.ingested_at DESC, r.id DESC`,
   );
-  return rows.map(toRunJson);
+  const out: RunJson[] = [];
+  for (const r of rows) {
+    // Stored by every import since migration 0017 (which counted the runs before it); counted
+    // here otherwise, one run at a time, so the listing's plan stays small.
+    let counts = r.counts;
+    if (!counts) {
+      const [live] = await execRows<{ counts: RunCounts | null }>(db, sql`SELECT ${countsOf(sql`${r.id}::int`)} AS counts`);
+      counts = live?.counts ?? NO_COUNTS;
+    }
+    out.push(toRunJson(r, counts));
+  }
+  return out;
 }
 
 export async function listRuns(db: Db): Promise<RunJson[]> {

@@ -15,7 +15,18 @@ export const runs = pgTable("runs", {
   sourceDigest: text("source_digest"),
   createdAt: ts("created_at"),
   ingestedAt: ts("ingested_at").notNull().defaultNow(),
+  /** Task and trial counts as the last import left them (db/queries/runs.ts: every page lists
+   * the runs; counting a paper-scale run's rows each time took ≈ 0.2 s). Null: counted live. */
+  counts: jsonb("counts").$type<RunCounts>(),
 });
+
+export interface RunCounts {
+  seeds: number;
+  rounds: number;
+  accepted: number;
+  rejected: number;
+  trials: number;
+}
 
 /** File contents stored once by SHA-256: a child shares most of its parent's bytes. */
 export const blobs = pgTable("blobs", {

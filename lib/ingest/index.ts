@@ -8,6 +8,7 @@ import { vacuumAfterImport } from "@/db/queries/ingest-settings";
 import { runs } from "@/db/schema";
 import { recordAudit } from "@/db/queries/audit";
 import { withRoundRollups } from "@/db/queries/rollups";
+import { storeRunCounts } from "@/db/queries/runs";
 import { IngestError, IssueList, type IngestIssue } from "./errors";
 import { findTrialDirs, writeHarborTrials } from "./harbor-jobs";
 import { isNativeRun, readNativeHeader, writeNativeRun } from "./native";
@@ -85,6 +86,7 @@ async function recordedImport(
   try {
     const result = await db.transaction(async (tx) => {
       const written = await withRoundRollups(tx, () => write(tx));
+      await storeRunCounts(tx, written.runId);
       await recordAudit(tx, {
         actorId: opts.actor?.id ?? null,
         actorLabel: opts.actor?.label ?? CLI_ACTOR.label,

@@ -3,6 +3,7 @@ import path from "node:path";
 import { eq, sql } from "drizzle-orm";
 import { afterAll, afterEach, beforeAll, describe, expect, test } from "vitest";
 import { execRows } from "@/db/client";
+import { listRuns } from "@/db/queries/runs";
 import { getRoundStats } from "@/db/queries/stats";
 import { findTaskIds, getTask, getTaskFile, listTasks } from "@/db/queries/tasks";
 import { auditLog, imports, runs, tasks, trialLogs, trials } from "@/db/schema";
@@ -81,6 +82,27 @@ describe.each(BACKENDS)("native ingest on %s", (backend) => {
     ]);
     const audit = await database.db.select().from(auditLog).where(eq(auditLog.action, "ingest"));
     expect(audit).toHaveLength(1);
+  });
+
+  test("stores the run's counts at import: the runs list reads them, and counts a run that has none", async () => {
+    await ingestPath(database.db, fixture("fx"));
+    const [counted] = await execRows<{ seeds: number; rounds: number; accepted: number; rejected: number; trials: number }>(
+      database.db,
+      sql`SELECT (SELECT count(*)::int FROM tasks WHERE parent_ext_id IS NULL) AS seeds, (SELECT max(round) FROM tasks) AS rounds,
+                 (SELECT count(*)::int FROM tasks WHERE status = 'accepted') AS accepted, (SELECT count(*)::int FROM tasks WHERE status = 'rejected') AS rejected,
+                 (SELECT count(*)::int FROM trials) AS trials`,
+    );
+    expect(counted?.trials).toBeGreaterThan(0);
+    expect(counted?.rejected).toBeGreaterThan(0);
+    const [stored] = await database.db.select({ counts: runs.counts }).from(runs);
+    expect(stored?.counts).toEqual(counted);
+    expect((await listRuns(database.db))[0]).toMatchObject(counted ?? {});
+    // What the list shows is what was stored, not counted again...
+    await database.db.update(runs).set({ counts: { ...counted!, trials: 999 } });
+    expect((await listRuns(database.db))[0]?.trials).toBe(999);
+    // ...unless nothing was stored (a run imported before migration 0017).
+    await database.db.update(runs).set({ counts: null });
+    expect((await listRuns(database.db))[0]).toMatchObject(counted ?? {});
   });
 
   test("a second import of the same run adds nothing and says so", async () => {
