@@ -40,6 +40,9 @@ export const trials = pgTable(
     // The round statistics' validation rate; migration 0006 adds INCLUDE (reward), so that it
     // reads this small index instead of every trial row.
     index("trials_oracle_idx").on(t.runId, t.taskId).where(sql`"check" = 'oracle'`),
+    // The Validation page (runValidation): migration 0018 adds INCLUDE ("check", reward,
+    // exception_type), so that it reads this index instead of every trial row of the run.
+    index("trials_validation_idx").on(t.runId, t.taskId),
   ],
 );
 
