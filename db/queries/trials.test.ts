@@ -1,8 +1,9 @@
 import fs from "node:fs";
 import path from "node:path";
-import { sql } from "drizzle-orm";
+import { eq, sql } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import { execRows } from "@/db/client";
+import { runs } from "@/db/schema";
 import { BACKENDS, createTestDatabase, type TestDatabase } from "@/db/testing";
 import { writeFixtureRun, writeProblemTrials, writeTrialFiles } from "@/lib/ingest/fixtures";
 import { ingestPath, type IngestSummary } from "@/lib/ingest";
@@ -148,6 +149,29 @@ describe.each(BACKENDS)("trials and logs on %s", (backend) => {
     ]);
     expect(v?.unvalidated_total).toBe(0);
     expect(await runValidation(database.db, "no-such-run")).toBeNull();
+  });
+
+  test("run validation is stored for the run's latest finished import, and computed again after the next", async () => {
+    const stamp = async () => (await database.db.select({ validation: runs.validation }).from(runs).where(eq(runs.name, "trials")))[0]?.validation;
+    const latestImport = async () =>
+      Number((await execRows<{ id: number }>(database.db, sql`SELECT max(id) AS id FROM imports WHERE run_name = 'trials' AND status IN ('done', 'unchanged')`))[0]?.id);
+    const v = await runValidation(database.db, "trials");
+    expect(await stamp()).toEqual({ import_id: await latestImport(), value: v });
+    // Read back as stored: a stored page with another total is what comes back...
+    await database.db
+      .update(runs)
+      .set({ validation: { import_id: await latestImport(), value: { ...v, unvalidated_total: 12_345 } } })
+      .where(eq(runs.name, "trials"));
+    expect((await runValidation(database.db, "trials"))?.unvalidated_total).toBe(12_345);
+    // ...a shorter list is computed, not stored...
+    expect((await runValidation(database.db, "trials", 1))?.unvalidated_total).toBe(v?.unvalidated_total);
+    expect((await stamp())?.import_id).toBe(await latestImport());
+    // ...and once another import has finished (here one that changed nothing), it is computed again.
+    const before = await latestImport();
+    await ingestPath(database.db, dir, { threads: 0 });
+    expect(await latestImport()).toBeGreaterThan(before);
+    expect(await runValidation(database.db, "trials")).toEqual(v);
+    expect(await stamp()).toEqual({ import_id: await latestImport(), value: v });
   });
 
   test("Harbor jobs attach trials to the run's tasks by name, path or checksum, and report the rest", async () => {

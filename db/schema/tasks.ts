@@ -18,6 +18,9 @@ export const runs = pgTable("runs", {
   /** Task and trial counts as the last import left them (db/queries/runs.ts: every page lists
    * the runs; counting a paper-scale run's rows each time took ≈ 0.2 s). Null: counted live. */
   counts: jsonb("counts").$type<RunCounts>(),
+  /** The Validation page as computed after the run's latest finished import (db/queries/trials.ts
+   * runValidation: `{ import_id, value }`); recomputed when another import has finished since. */
+  validation: jsonb("validation").$type<{ import_id: number; value: unknown }>(),
 });
 
 export interface RunCounts {
