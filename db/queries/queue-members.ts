@@ -5,12 +5,10 @@ import { sql } from "drizzle-orm";
 import type { ReviewJson, TaskDetailJson } from "@/lib/api/types";
 import { passAtK } from "@/lib/metrics/pass-at-k";
 import { execRows, type Db } from "../client";
-import { DONE } from "./queues";
+import { DONE, num } from "./queues";
 
 /** The file the review screen shows as the task's instruction. */
 const INSTRUCTION_FILE = "instruction.md";
-
-const num = (v: unknown) => Number(v ?? 0);
 
 /** A member's state for the review screen: who holds it and whether it is done. */
 export async function getMemberState(db: Db, queueId: number, taskId: number): Promise<{ reservedBy: string | null; done: boolean } | null> {

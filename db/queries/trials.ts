@@ -241,7 +241,6 @@ export async function runValidation(db: Db, runName: string, limit = VALIDATION_
 /** Validation of a whole run, computed by the database: outcomes per round and check kind, the
  * exceptions that recur, and the tasks no oracle run ever judged (no trial, or only errors). */
 async function computeValidation(db: Db, runId: number, runName: string, limit: number): Promise<RunValidationJson> {
-  const run = { id: runId };
   // Grouped by the reward's class so that verdictOf stays the one definition of a verdict.
   const groups = await execRows<{ round: number; check: CheckKind; reward: number | null; exc: boolean; n: number }>(
     db,
@@ -249,7 +248,7 @@ async function computeValidation(db: Db, runId: number, runName: string, limit: 
           (CASE WHEN tr.reward IS NULL THEN NULL WHEN tr.reward >= 1 - 1e-9 THEN 1 WHEN tr.reward = 0 THEN 0 ELSE 0.5 END)::float8 AS reward,
           tr.exception_type IS NOT NULL AS exc, count(*)::int AS n
         FROM trials tr JOIN tasks t ON t.id = tr.task_id
-        WHERE tr.run_id = ${run.id}
+        WHERE tr.run_id = ${runId}
         GROUP BY 1, 2, 3, 4`,
   );
   const cells = new Map<string, ValidationCell>();
@@ -264,7 +263,7 @@ async function computeValidation(db: Db, runId: number, runName: string, limit: 
     db,
     sql`SELECT exception_type, count(*)::int AS trials, count(DISTINCT task_id)::int AS tasks,
           (array_agg(left(exception_message, 500) ORDER BY id))[1] AS example, (array_agg(task_id ORDER BY id))[1]::int AS example_task_id
-        FROM trials WHERE run_id = ${run.id} AND exception_type IS NOT NULL
+        FROM trials WHERE run_id = ${runId} AND exception_type IS NOT NULL
         GROUP BY exception_type ORDER BY count(*) DESC, exception_type LIMIT 50`,
   );
   const judged = sql`tr.task_id = t.id AND tr."check" IN ('oracle', 'repeat') AND tr.reward IS NOT NULL`;
@@ -275,12 +274,12 @@ async function computeValidation(db: Db, runId: number, runName: string, limit: 
           (SELECT x.exception_type FROM trials x WHERE x.task_id = t.id AND x.exception_type IS NOT NULL
             ORDER BY x.finished_at DESC NULLS LAST, x.id DESC LIMIT 1) AS exception_type
         FROM tasks t
-        WHERE t.run_id = ${run.id} AND NOT EXISTS (SELECT 1 FROM trials tr WHERE ${judged})
+        WHERE t.run_id = ${runId} AND NOT EXISTS (SELECT 1 FROM trials tr WHERE ${judged})
         ORDER BY t.status, t.round, t.ext_id LIMIT ${limit}`,
   );
   const [total] = await execRows<{ n: number }>(
     db,
-    sql`SELECT count(*)::int AS n FROM tasks t WHERE t.run_id = ${run.id} AND NOT EXISTS (SELECT 1 FROM trials tr WHERE ${judged})`,
+    sql`SELECT count(*)::int AS n FROM tasks t WHERE t.run_id = ${runId} AND NOT EXISTS (SELECT 1 FROM trials tr WHERE ${judged})`,
   );
   return {
     run: runName,

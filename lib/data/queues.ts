@@ -2,6 +2,7 @@
 // (or an admin, or a token with one of those roles) makes queues and works them. Checked here.
 import { getDb } from "@/db/client";
 import { getMemberState } from "@/db/queries/queue-members";
+import * as reservations from "@/db/queries/queue-reservations";
 import * as q from "@/db/queries/queues";
 import type { QueueDiffSideJson, QueueTaskJson } from "@/lib/api/types";
 import { authorize, type Actor } from "@/lib/auth/actor";
@@ -39,17 +40,17 @@ export async function addToQueue(actor: Actor | null, id: number, source: q.Queu
 
 export async function nextInQueue(actor: Actor | null, id: number, opts: { prefetch?: boolean } = {}) {
   const reviewer = authorize(actor, "review");
-  return q.nextInQueue(await getDb(), id, reviewer, opts);
+  return reservations.nextInQueue(await getDb(), id, reviewer, opts);
 }
 
 export async function releaseReservation(actor: Actor | null, id: number, opts: { taskId?: number; forgetSkips?: boolean } = {}) {
   const reviewer = authorize(actor, "review");
-  return q.releaseReservation(await getDb(), id, reviewer, opts);
+  return reservations.releaseReservation(await getDb(), id, reviewer, opts);
 }
 
 export async function skipInQueue(actor: Actor | null, id: number, taskId: number) {
   const reviewer = authorize(actor, "review");
-  return q.skipInQueue(await getDb(), id, taskId, reviewer);
+  return reservations.skipInQueue(await getDb(), id, taskId, reviewer);
 }
 
 export async function setQueueArchived(actor: Actor | null, id: number, archived: boolean) {
