@@ -103,6 +103,10 @@ export class RunWriter {
   private pendingTasks: TaskInput[] = [];
   private pendingTrials: TrialInput[] = [];
   private pendingBytes = 0;
+  /** The batch being written, if any. The next batch is gathered meanwhile, so the reader threads
+   * keep reading while the database writes; batches are written one after another, in order. */
+  private writing: Promise<void> | null = null;
+  private writeError: Error | null = null;
   private taskIds = new Map<string, number>();
   /** where each task of the run sits in its lineage tree, for its children's rows */
   private placed = new Map<string, Placement>();
@@ -201,6 +205,7 @@ export class RunWriter {
   }
 
   async addTask(t: TaskInput): Promise<void> {
+    if (this.writeError) throw this.writeError;
     if (!this.needsTask(t.row.extId, t.row.contentHash)) {
       this.counts.tasksUnchanged++;
       return;
@@ -211,13 +216,27 @@ export class RunWriter {
   }
 
   async addTrial(t: TrialInput): Promise<void> {
+    if (this.writeError) throw this.writeError;
     this.pendingTrials.push(t);
     for (const l of t.logs) this.pendingBytes += l.stored.content.length * (l.chunks ? 2 : 1);
     await this.maybeFlush();
   }
 
+  /** A full batch starts writing without being waited for (once the one before is written). */
   private async maybeFlush(): Promise<void> {
-    if (this.pendingTasks.length + this.pendingTrials.length >= 1000 || this.pendingBytes > 16 * 1024 * 1024) await this.flush();
+    if (this.pendingTasks.length + this.pendingTrials.length < 1000 && this.pendingBytes <= 16 * 1024 * 1024) return;
+    await this.settled();
+    this.writing = this.writeBatch().catch((err: Error) => {
+      this.writeError = err;
+    });
+  }
+
+  /** Waits for the batch being written; its error, if it failed. Every use of the transaction
+   * after the writer's last add (commit or rollback included) comes after this. */
+  async settled(): Promise<void> {
+    if (this.writing) await this.writing;
+    this.writing = null;
+    if (this.writeError) throw this.writeError;
   }
 
   private async writeBlobs(items: StoredContent[]): Promise<void> {
@@ -235,7 +254,13 @@ export class RunWriter {
     }
   }
 
+  /** Writes every pending row, after the batch being written. */
   async flush(): Promise<void> {
+    await this.settled();
+    await this.writeBatch();
+  }
+
+  private async writeBatch(): Promise<void> {
     const taskBatch = this.pendingTasks;
     const trialBatch = this.pendingTrials;
     this.pendingTasks = [];

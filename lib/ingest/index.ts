@@ -136,11 +136,22 @@ async function ingestNative(db: Db, dir: string, opts: IngestOptions): Promise<I
   if (!header) throw new IngestError(issues.items);
   return recordedImport(db, { runName: header.name, format: "native", dir, candidates: header.total, opts, warnings }, async (tx) => {
     const writer = await RunWriter.open(tx, { name: header.name, format: "native", sourcePath: opts.sourceLabel ?? dir, meta: header.meta, createdAt: header.createdAt });
-    await writeNativeRun(dir, header, writer, issues, warnings, { onProgress: opts.onProgress, threads: opts.threads });
+    await whileWriting(writer, () => writeNativeRun(dir, header, writer, issues, warnings, { onProgress: opts.onProgress, threads: opts.threads }));
     issues.throwIfAny();
     const c = writer.counts;
     return { runId: writer.runId, counts: { ...c }, unchanged: writer.runExisted && c.tasksNew === 0 && c.tasksChanged === 0 && c.trialsNew === 0 };
   });
+}
+
+/** Runs `write`; however it ends, the batch the writer is writing is waited for, so nothing uses
+ * the transaction after it commits or rolls back. (A good write has waited for it already and
+ * met its error, if any.) */
+async function whileWriting<T>(writer: RunWriter, write: () => Promise<T>): Promise<T> {
+  try {
+    return await write();
+  } finally {
+    await writer.settled().catch(() => undefined);
+  }
 }
 
 /** Trials for a run already imported: `--run`, or the only run there is. */
@@ -151,7 +162,7 @@ async function ingestHarbor(db: Db, dir: string, opts: IngestOptions): Promise<I
   const warnings = new IssueList(1000);
   return recordedImport(db, { runName: run.name, format: "harbor", dir, candidates: refs.length, opts, warnings }, async (tx) => {
     const writer = await RunWriter.attach(tx, run.id);
-    await writeHarborTrials(tx, dir, refs, writer, warnings, opts.onProgress);
+    await whileWriting(writer, () => writeHarborTrials(tx, dir, refs, writer, warnings, opts.onProgress));
     return { runId: run.id, counts: { ...writer.counts }, unchanged: writer.counts.trialsNew === 0 };
   });
 }
