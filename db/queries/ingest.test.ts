@@ -4,7 +4,8 @@ import { execRows } from "@/db/client";
 import { BACKENDS, createTestDatabase, type TestDatabase } from "@/db/testing";
 import type { TaskStatus } from "@/lib/domain";
 import { toStoredContent } from "@/lib/ingest/content";
-import { RunWriter, type TaskInput } from "./ingest";
+import { RunWriter } from "./ingest";
+import type { TaskInput } from "./ingest-rows";
 
 /** A task of a chain: every task's parent is the one before it, `length` to a chain. */
 function chainTask(i: number, length: number, status: TaskStatus = "accepted"): TaskInput {

@@ -3,7 +3,7 @@
 // no shared state, so candidates can be read in any number of threads at once.
 import fs from "node:fs";
 import path from "node:path";
-import type { TaskInput, TrialInput } from "@/db/queries/ingest";
+import type { TaskInput, TrialInput } from "@/db/queries/ingest-rows";
 import { readForChecks, readForSteps } from "@/lib/checks/readings";
 import { measureTask, passAtK } from "@/lib/metrics";
 import type { Outline } from "@/lib/metrics/outlines";

@@ -1,0 +1,72 @@
+// What an import hands to RunWriter (db/queries/ingest.ts): a run, its tasks and trials as the
+// readers build them, the counts it reports; and the recordsets its rows travel in.
+import { sql } from "drizzle-orm";
+import type { StoredReading } from "@/lib/checks/readings";
+import type { StoredContent } from "@/lib/ingest/content";
+import type { LogChunk } from "@/lib/ingest/log-chunks";
+import { recordset } from "./bulk";
+import { blobs, evals, logChunks, taskFiles, tasks, taskSearch, trialLogs, trials, trialTests, type NewTask } from "../schema";
+
+export const BLOBS = recordset(blobs, ["hash", "size", "encoding", "content"]);
+export const TASK_FILES = recordset(taskFiles, ["taskId", "path", "blobHash", "size"]);
+export const EVALS = recordset(evals, ["taskId", "model", "k", "n", "successes", "meanReward"]);
+export const TRIAL_TESTS = recordset(trialTests, ["trialId", "seq", "name", "status", "durationMs", "message", "logName", "logLine"]);
+export const TRIAL_LOGS = recordset(trialLogs, ["trialId", "name", "blobHash", "bytes", "lines", "chunked"]);
+export const LOG_CHUNKS = recordset(logChunks, ["blobHash", "firstLine", "lineCount", "content", "clipped"]);
+const TASK_KEYS = [
+  "id", "parentId", "rootId", "depth", "path", "extId", "parentExtId", "round", "operator", "status", "rejectionReason", "repairAttempts", "createdAt", "name",
+  "category", "declaredDifficulty", "contentHash", "metadata", "solutionLines", "commands", "distinctTools",
+  "instructionWords", "verifierTests", "verifierAsserts", "evalModel", "evalK", "evalN", "evalSuccesses", "passAtK",
+  "passAt1", "meanReward",
+] as const satisfies readonly (keyof NewTask)[];
+export const TASKS = recordset(tasks, TASK_KEYS);
+export const TASK_SEARCH = recordset(taskSearch, ["taskId"]);
+/** A search row's vector: the reader's, or to_tsvector of the text where the database builds it. */
+export const SEARCH_VECTOR = {
+  columns: sql`search`,
+  values: sql`COALESCE(r."searchVector"::tsvector, to_tsvector('simple', r."searchText"))`,
+  fields: sql`"searchText" text, "searchVector" text`,
+};
+const TRIAL_KEYS = [
+  "taskId", "extId", "check", "agentName", "modelName", "reward", "rewards", "exceptionType", "exceptionMessage",
+  "taskChecksum", "contentHash", "startedAt", "finishedAt", "phases", "problems", "source",
+] as const satisfies readonly (keyof typeof trials.$inferInsert)[];
+export const TRIALS = recordset(trials, TRIAL_KEYS);
+
+export interface RunInput {
+  name: string;
+  format: string;
+  sourcePath: string;
+  meta: Record<string, unknown>;
+  createdAt: string | null;
+}
+
+export interface TaskInput {
+  row: Omit<NewTask, "runId">;
+  searchText: string;
+  /** to_tsvector('simple', searchText) as a tsvector literal, when the reader could build it
+   * (lib/ingest/search-vector.ts); null leaves it to the database */
+  searchVector: string | null;
+  files: { path: string; stored: StoredContent }[];
+  /** what the consistency checks read of its files (lib/checks/readings.ts), stored by blob */
+  readings?: StoredReading[];
+  evals: { model: string; k: number; n: number; successes: number; meanReward: number | null }[];
+}
+
+export interface TrialInput {
+  taskExtId: string;
+  extId: string;
+  row: Omit<typeof trials.$inferInsert, "runId" | "taskId" | "extId">;
+  tests: { name: string; status: string; durationMs: number | null; message: string | null; logName: string | null; logLine: number | null }[];
+  logs: { name: string; stored: StoredContent; lines: number; chunks: LogChunk[] | null }[];
+}
+
+export interface WriteCounts {
+  tasksNew: number;
+  tasksChanged: number;
+  tasksUnchanged: number;
+  trialsNew: number;
+  files: number;
+  blobsNew: number;
+  bytesNew: number;
+}
