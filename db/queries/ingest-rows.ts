@@ -43,7 +43,9 @@ export interface RunInput {
 
 export interface TaskInput {
   row: Omit<NewTask, "runId">;
-  searchText: string;
+  /** the text searched; left out (null) by a reader that built its vector for a writer that takes
+   * the reader's vectors (`RunWriter.needsSearchText`) */
+  searchText: string | null;
   /** to_tsvector('simple', searchText) as a tsvector literal, when the reader could build it
    * (lib/ingest/search-vector.ts); null leaves it to the database */
   searchVector: string | null;

@@ -331,10 +331,17 @@ export class RunWriter {
     }
   }
 
+  /** Whether tasks must bring their search text even when the reader built their vector: the
+   * database builds other vectors than the reader, so it makes them from the text. */
+  get needsSearchText(): boolean {
+    return !this.vectorsAgree;
+  }
+
   /** A task's row of task_search. Only one of the two travels: the ready vector, or the text for
    * to_tsvector (a database that builds other vectors than the reader). */
   private searchRow(taskId: number, t: TaskInput): SearchRow {
     const vector = this.vectorsAgree ? t.searchVector : null;
+    if (vector === null && t.searchText === null) throw new Error(`task ${t.row.extId}: no search text and no search vector`);
     return { taskId, searchText: vector === null ? t.searchText : null, searchVector: vector };
   }
 

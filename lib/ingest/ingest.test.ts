@@ -1,7 +1,7 @@
 import fs from "node:fs";
 import path from "node:path";
 import { eq, sql } from "drizzle-orm";
-import { afterAll, afterEach, beforeAll, describe, expect, test } from "vitest";
+import { afterAll, afterEach, beforeAll, describe, expect, test, vi } from "vitest";
 import { execRows } from "@/db/client";
 import { listRuns } from "@/db/queries/runs";
 import { getRoundStats } from "@/db/queries/stats";
@@ -12,6 +12,19 @@ import { IngestError } from "./errors";
 import { writeFixtureRun, writeTask } from "./fixtures";
 import { ingestPath } from "./index";
 import { keptParents } from "./native/read-candidate";
+
+/** Set to make the database look like one whose to_tsvector differs from the readers' vectors. */
+const vectors = vi.hoisted(() => ({ disagree: false, asked: 0 }));
+vi.mock("@/db/queries/ingest-settings", async (importOriginal) => {
+  const real = await importOriginal<typeof import("@/db/queries/ingest-settings")>();
+  return {
+    ...real,
+    agreesOnVectors: async (...args: Parameters<typeof real.agreesOnVectors>) => {
+      vectors.asked++;
+      return vectors.disagree ? false : real.agreesOnVectors(...args);
+    },
+  };
+});
 
 describe.each(BACKENDS)("native ingest on %s", (backend) => {
   let database: TestDatabase;
@@ -142,6 +155,24 @@ describe.each(BACKENDS)("native ingest on %s", (backend) => {
     await ingestPath(database.db, dir);
     expect(await found("wombat")).toEqual(["a1"]);
     expect(await found("zebra42")).toEqual([]);
+  });
+
+  test("a database that builds other vectors than the readers gets every task's text to build them from", async () => {
+    // Readers leave the text behind when the writer takes their vectors; here it must not.
+    const dir = fixture("othervectors");
+    writeTask(dir, { id: "a1", parent: "s1", round: 1, solve: "#!/bin/bash\nquokka --now\n" });
+    vectors.disagree = true;
+    vectors.asked = 0;
+    try {
+      for (const threads of [0, 2]) {
+        await database.db.execute(sql`TRUNCATE runs, blobs, imports, audit_log RESTART IDENTITY CASCADE`);
+        expect(await ingestPath(database.db, dir, { threads })).toMatchObject({ tasksNew: 5 });
+        expect((await listTasks(database.db, { run: "othervectors", q: "quokka", limit: 50 })).items.map((t) => t.task_id)).toEqual(["a1"]);
+      }
+    } finally {
+      vectors.disagree = false;
+    }
+    expect(vectors.asked).toBe(2);
   });
 
   test("a bad line is named with file and line, and nothing is written", async () => {

@@ -27,6 +27,9 @@ export interface CandidateJob {
   knownHash: string | null;
   /** trial directory names already in the database for this task */
   knownTrials: string[];
+  /** keep the search text beside a vector built here (RunWriter.needsSearchText); without it,
+   * a task whose vector was built here leaves its ≈ 16 kB of text behind */
+  searchText: boolean;
 }
 
 export interface CandidateResult {
@@ -114,6 +117,7 @@ export async function readCandidate(job: CandidateJob): Promise<CandidateResult>
       },
     );
     const searchText = searchableText(parsed.texts);
+    const vector = searchVector(searchText);
     const headline = job.evals.find((e) => e.model === job.solverModel) ?? job.evals[0];
     task = {
       row: {
@@ -139,8 +143,8 @@ export async function readCandidate(job: CandidateJob): Promise<CandidateResult>
         passAt1: headline ? passAtK(headline.n, headline.successes, 1) : null,
         meanReward: headline?.mean_reward ?? null,
       },
-      searchText,
-      searchVector: searchVector(searchText),
+      searchText: vector === null || job.searchText ? searchText : null,
+      searchVector: vector,
       files: parsed.files,
       readings,
       evals: job.evals.map((e) => ({ model: e.model, k: e.k, n: e.n, successes: e.successes, meanReward: e.mean_reward ?? null })),

@@ -82,6 +82,7 @@ export async function streamRun(
         solverModel: opts.solverModel,
         knownHash: writer.knownHash(value.task_id),
         knownTrials: writer.knownTrials(value.task_id),
+        searchText: writer.needsSearchText,
       };
     }
   }
