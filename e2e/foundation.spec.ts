@@ -73,7 +73,16 @@ test("task table filters, sorts, searches and keeps the view in the URL", async 
   await expect(page).toHaveURL(/q=sqlite3/);
   await settled(page);
   await expect(rows.first()).toBeVisible();
+  // Under each result, the line where it matched, the word marked; it opens the file at that line.
+  const snippet = page.locator("tr[data-snippet-of]").first();
+  await expect(snippet.locator("mark").first()).toHaveText(/^sqlite3$/i);
+  const href = (await snippet.getByRole("link").getAttribute("href")) ?? "";
+  expect(href).toMatch(/^\/tasks\/\d+\?file=[^#]+#L\d+$/);
   await shot(page, "tasks-search");
+  await snippet.getByRole("link").click();
+  await expect(page).toHaveURL(href);
+  const line = href.split("#")[1] ?? "";
+  await expect(page.locator(`[id="${line}"]`)).toContainText(/sqlite3/i);
 });
 
 test("a task page shows instruction, metrics, lineage links and highlighted files", async ({ page }) => {

@@ -2,11 +2,11 @@
 
 import { useQuery } from "@tanstack/react-query";
 import { useRouter } from "next/navigation";
-import { useEffect, useState } from "react";
+import { useEffect, useMemo, useState } from "react";
 import { useHotkeys } from "@/components/shell/use-hotkeys";
 import { PageHeader } from "@/components/ui/page-header";
-import type { TaskRowJson } from "@/lib/api/types";
-import { facetsQuery, taskListQuery } from "@/lib/query/tasks";
+import type { SnippetsJson, TaskRowJson } from "@/lib/api/types";
+import { facetsQuery, snippetsQuery, taskListQuery } from "@/lib/query/tasks";
 import { hasCondition } from "@/lib/api/bulk-schemas";
 import { taskFilterToSearch } from "@/lib/tasks/filter";
 import { nextSort, parseSort } from "./columns";
@@ -35,6 +35,10 @@ export function TaskBrowser({ canReview = false, isAdmin = false }: TaskBrowserP
   const limit = filter?.limit ?? 50;
   const offset = cursorOffset(filter?.cursor);
   const searchKey = JSON.stringify(list.data?.items.map((r) => r.id) ?? []);
+  // Under a search, each row shows where it matched; asked for once the page is there.
+  const pageIds = useMemo(() => (list.data && !list.isPlaceholderData ? list.data.items.map((r) => r.id) : []), [list.data, list.isPlaceholderData]);
+  const snippets = useQuery({ ...snippetsQuery(filter?.q ?? "", pageIds), enabled: Boolean(filter?.q) && pageIds.length > 0 });
+  const snippetOf = useMemo(() => new Map((snippets.data?.items ?? []).map((s): [number, SnippetsJson["items"][number]] => [s.task, s])), [snippets.data]);
 
   // A new page or filter clears the selection.
   useEffect(() => setSelected(-1), [searchKey]);
@@ -124,6 +128,7 @@ export function TaskBrowser({ canReview = false, isAdmin = false }: TaskBrowserP
                 onSelect={setSelected}
                 onOpen={open}
                 showRun={!filter?.run}
+                snippetOf={filter?.q ? snippetOf : undefined}
                 busy={list.isFetching && list.isPlaceholderData}
               />
             )}

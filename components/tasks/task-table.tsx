@@ -1,6 +1,6 @@
 "use client";
 
-import type { TaskRowJson } from "@/lib/api/types";
+import type { SnippetsJson, TaskRowJson } from "@/lib/api/types";
 import type { SortColumn } from "@/lib/tasks/filter";
 import { COLUMNS, type SortState } from "./columns";
 import { TaskRow } from "./task-row";
@@ -13,10 +13,12 @@ export type TaskTableProps = {
   onSelect: (index: number) => void;
   onOpen: (row: TaskRowJson) => void;
   showRun: boolean;
+  /** under a search: where each row matched (rows without one show none) */
+  snippetOf?: Map<number, SnippetsJson["items"][number]>;
   busy: boolean;
 };
 
-export function TaskTable({ rows, sort, onSort, selected, onSelect, onOpen, showRun, busy }: TaskTableProps) {
+export function TaskTable({ rows, sort, onSort, selected, onSelect, onOpen, showRun, snippetOf, busy }: TaskTableProps) {
   return (
     <div className="overflow-x-auto rounded-lg border border-line bg-surface">
       <table aria-busy={busy} className={`w-full table-fixed border-collapse text-xs transition-opacity ${busy ? "opacity-60" : ""}`}>
@@ -46,7 +48,17 @@ export function TaskTable({ rows, sort, onSort, selected, onSelect, onOpen, show
         </thead>
         <tbody>
           {rows.map((row, i) => (
-            <TaskRow key={row.id} row={row} index={i} selected={i === selected} showRun={showRun} onSelect={onSelect} onOpen={onOpen} />
+            <TaskRow
+              key={row.id}
+              row={row}
+              index={i}
+              selected={i === selected}
+              showRun={showRun}
+              snippet={snippetOf?.get(row.id)}
+              columns={COLUMNS.length}
+              onSelect={onSelect}
+              onOpen={onOpen}
+            />
           ))}
         </tbody>
       </table>

@@ -2,6 +2,13 @@
 import type { ReviewState, TaskStatus } from "@/lib/domain";
 import type { ReviewJson } from "./review-types";
 
+/** Where a search matched, for some rows of the task table (`GET /api/v1/tasks/snippets`): the
+ * line of a searched file showing the most terms, cut around its first match. Tasks whose match
+ * no single line shows are left out. */
+export interface SnippetsJson {
+  items: { task: number; path: string; line: number; text: string; marks: [number, number][] }[];
+}
+
 export interface TaskRowJson {
   id: number;
   task_id: string;

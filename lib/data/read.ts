@@ -6,6 +6,7 @@ import * as files from "@/db/queries/files";
 import * as lineage from "@/db/queries/lineage";
 import * as runs from "@/db/queries/runs";
 import * as stats from "@/db/queries/stats";
+import { taskSnippets } from "@/db/queries/task-snippets";
 import * as tasks from "@/db/queries/tasks";
 import { authorize, type Actor } from "@/lib/auth/actor";
 import type { TaskFilter } from "@/lib/tasks/filter";
@@ -29,6 +30,10 @@ export async function getRoundStats(actor: Actor | null, run: string) {
 
 export async function listTasks(actor: Actor | null, filter: TaskFilter) {
   return tasks.listTasks(await readDb(actor), filter);
+}
+
+export async function getTaskSnippets(actor: Actor | null, ids: number[], q: string) {
+  return taskSnippets(await readDb(actor), ids, q);
 }
 
 export async function getFacets(actor: Actor | null, run: string | undefined) {

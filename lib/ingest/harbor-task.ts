@@ -1,6 +1,6 @@
 // A Harbor / Terminal-Bench 2 task directory (FORMATS.md §1) read into storable files and config.
 import { parse as parseToml, TomlError } from "smol-toml";
-import { searchWords } from "@/lib/tasks/search";
+import { isSearchedFile, searchWords } from "@/lib/tasks/search";
 import { toStoredContent, type StoredContent } from "./content";
 import type { IssueList } from "./errors";
 import { readTree } from "./walk";
@@ -79,7 +79,7 @@ export function readHarborTask(dir: string, display: string, issues: IssueList):
 export function searchableText(texts: Map<string, string>, maxChars = 400_000): string {
   const parts: string[] = [];
   for (const [p, t] of texts) {
-    if (p === "instruction.md" || p.startsWith("solution/") || p.startsWith("tests/") || p === "solution.sh" || p === "run-tests.sh") parts.push(t);
+    if (isSearchedFile(p)) parts.push(t);
   }
   return searchWords(parts.join("\n").slice(0, maxChars));
 }

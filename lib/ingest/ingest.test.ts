@@ -5,6 +5,7 @@ import { afterAll, afterEach, beforeAll, describe, expect, test, vi } from "vite
 import { execRows } from "@/db/client";
 import { listRuns } from "@/db/queries/runs";
 import { getRoundStats } from "@/db/queries/stats";
+import { taskSnippets } from "@/db/queries/task-snippets";
 import { findTaskIds, getTask, getTaskFile, listTasks } from "@/db/queries/tasks";
 import { auditLog, imports, runs, tasks, trialLogs, trials } from "@/db/schema";
 import { BACKENDS, createTestDatabase, type TestDatabase } from "@/db/testing";
@@ -146,6 +147,12 @@ describe.each(BACKENDS)("native ingest on %s", (backend) => {
     await ingestPath(database.db, dir);
     const found = async (q: string) => (await listTasks(database.db, { run: "research", q, limit: 50 })).items.map((t) => t.task_id);
     expect(await found("quokka")).toEqual(["a1"]);
+    // Where it matched, for the row: the solution's line 2, the word marked.
+    const [a1] = (await listTasks(database.db, { run: "research", q: "quokka", limit: 50 })).items;
+    const ids = await findTaskIds(database.db, "research", ["s1", "a1"]);
+    expect((await taskSnippets(database.db, [ids.get("s1") ?? 0, a1?.id ?? 0], "quokka")).items).toEqual([
+      { task: a1?.id, path: "solution/solve.sh", line: 2, text: "quokka --now", marks: [[0, 6]] },
+    ]);
     // Non-ASCII text: the database builds this vector itself (lib/ingest/search-vector.ts).
     writeTask(dir, { id: "a1", parent: "s1", round: 1, solve: "#!/bin/bash\nzebra42 --café\n" });
     expect(await ingestPath(database.db, dir)).toMatchObject({ tasksChanged: 1, tasksNew: 0 });

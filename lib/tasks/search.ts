@@ -4,6 +4,12 @@ export function searchWords(text: string): string {
   return text.replace(/[^\p{L}\p{N}_]+/gu, " ").trim();
 }
 
+/** The files of a task the search covers: instruction, solution and verifier (db/queries/task-snippets.ts
+ * selects the same in SQL). */
+export function isSearchedFile(path: string): boolean {
+  return path === "instruction.md" || path.startsWith("solution/") || path.startsWith("tests/") || path === "solution.sh" || path === "run-tests.sh";
+}
+
 /**
  * The terms of a search box query, each a run of words that must appear in that order: a
  * "quoted part" is one term (an exact phrase), and every other whitespace-separated token is a
