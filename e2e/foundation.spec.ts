@@ -119,6 +119,12 @@ test("the JSON API answers with the documented shapes and errors", async ({ requ
   expect(bad.status()).toBe(400);
   expect((await bad.json()).error.code).toBe("bad_request");
   expect((await request.get("/api/v1/tasks/999999999")).status()).toBe(404);
+  const ids = list.items.map((t: { id: number }) => t.id).join(",");
+  const snippets = await (await request.get(`/api/v1/tasks/snippets?q=mkdir&ids=${ids}`)).json();
+  expect(snippets.items[0]).toMatchObject({ path: expect.any(String), line: expect.any(Number), marks: expect.arrayContaining([[expect.any(Number), expect.any(Number)]]) });
+  const badIds = await request.get("/api/v1/tasks/snippets?q=mkdir&ids=1,x");
+  expect(badIds.status()).toBe(400);
+  expect((await badIds.json()).error.details[0].field).toBe("ids");
   const rounds = await (await request.get("/api/v1/runs/demo/rounds")).json();
   expect(rounds.rounds).toHaveLength(16);
 });

@@ -116,6 +116,7 @@ describe.each(BACKENDS)("authorization of every API route on %s", (backend) => {
     { file: "runs", method: "GET", url: "/api/v1/runs", role: "viewer" },
     { file: "runs/[run]/rounds", method: "GET", url: "/api/v1/runs/fx/rounds", params: { run: "fx" }, role: "viewer" },
     { file: "tasks", method: "GET", url: "/api/v1/tasks?run=fx", role: "viewer" },
+    { file: "tasks/snippets", method: "GET", url: `/api/v1/tasks/snippets?q=mkdir&ids=${taskId}`, role: "viewer" },
     { file: "tasks/[id]", method: "GET", url: `/api/v1/tasks/${taskId}`, params: { id: String(taskId) }, role: "viewer" },
     {
       file: "tasks/[id]/files/[...path]",
