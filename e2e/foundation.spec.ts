@@ -78,6 +78,12 @@ test("task table filters, sorts, searches and keeps the view in the URL", async 
   await expect(snippet.locator("mark").first()).toHaveText(/^sqlite3$/i);
   const href = (await snippet.getByRole("link").getAttribute("href")) ?? "";
   expect(href).toMatch(/^\/tasks\/\d+\?file=[^#]+#L\d+$/);
+  // The pointer on the snippet's line lights up its row too.
+  const owner = snippet.locator("xpath=preceding-sibling::tr[1]");
+  const background = () => owner.evaluate((el) => getComputedStyle(el).backgroundColor);
+  const still = await background();
+  await snippet.hover();
+  await expect.poll(background).not.toBe(still);
   await shot(page, "tasks-search");
   await snippet.getByRole("link").click();
   await expect(page).toHaveURL(href);

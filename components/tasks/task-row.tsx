@@ -1,4 +1,5 @@
 import Link from "next/link";
+import type { MouseEvent } from "react";
 import { VisibleText } from "@/components/code/visible-text";
 import { FlagCountBadge } from "@/components/flags/flag-count-badge";
 import { fileHref } from "@/components/task/file-list";
@@ -23,20 +24,18 @@ const num = "px-2 text-right font-mono tabular-nums";
 const text = "max-w-0 truncate px-2";
 
 export function TaskRow({ row, index, selected, showRun, snippet, columns, onSelect, onOpen }: TaskRowProps) {
+  const click = (e: MouseEvent) => {
+    // The id cell is a real link, and a drag to select text is not a click on the row.
+    if (e.target instanceof Element && e.target.closest("a")) return;
+    if (window.getSelection()?.toString()) return;
+    onSelect(index);
+    onOpen(row);
+  };
+  // A row and its snippet's line light up together, whichever the pointer is over.
+  const hover = selected ? "bg-accent-soft" : snippet ? "hover:bg-surface-2 [&:has(+tr:hover)]:bg-surface-2" : "hover:bg-surface-2";
   return (
     <>
-      <tr
-        data-index={index}
-        aria-selected={selected}
-        onClick={(e) => {
-          // The id cell is a real link, and a drag to select text is not a click on the row.
-          if (e.target instanceof Element && e.target.closest("a")) return;
-          if (window.getSelection()?.toString()) return;
-          onSelect(index);
-          onOpen(row);
-        }}
-        className={`h-7 cursor-pointer ${snippet ? "" : "border-b border-line/60"} ${selected ? "bg-accent-soft" : "hover:bg-surface-2"}`}
-      >
+      <tr data-index={index} aria-selected={selected} onClick={click} className={`h-7 cursor-pointer ${snippet ? "" : "border-b border-line/60"} ${hover}`}>
         <td className={`max-w-0 truncate px-2 ${selected ? "shadow-[inset_2px_0_0_var(--accent)]" : ""}`}>
           <Link href={`/tasks/${row.id}`} className="font-mono text-accent hover:underline" title={row.task_id} onFocus={() => onSelect(index)}>
             {row.task_id}
@@ -66,14 +65,26 @@ export function TaskRow({ row, index, selected, showRun, snippet, columns, onSel
           <FlagCountBadge taskId={row.id} count={row.open_flags} />
         </td>
       </tr>
-      {snippet && <SnippetRow taskId={row.id} snippet={snippet} columns={columns} selected={selected} />}
+      {snippet && <SnippetRow taskId={row.id} snippet={snippet} columns={columns} selected={selected} onClick={click} />}
     </>
   );
 }
 
 /** The line of a searched file where the row's task matched, its matches marked; it opens the
  * file at that line. Untrusted text: React text nodes, invisible characters drawn. */
-function SnippetRow({ taskId, snippet, columns, selected }: { taskId: number; snippet: SnippetsJson["items"][number]; columns: number; selected: boolean }) {
+function SnippetRow({
+  taskId,
+  snippet,
+  columns,
+  selected,
+  onClick,
+}: {
+  taskId: number;
+  snippet: SnippetsJson["items"][number];
+  columns: number;
+  selected: boolean;
+  onClick: (e: MouseEvent) => void;
+}) {
   const pieces: { text: string; mark: boolean }[] = [];
   let at = 0;
   for (const [start, end] of snippet.marks) {
@@ -83,7 +94,7 @@ function SnippetRow({ taskId, snippet, columns, selected }: { taskId: number; sn
   }
   if (at < snippet.text.length) pieces.push({ text: snippet.text.slice(at), mark: false });
   return (
-    <tr data-snippet-of={taskId} className={`border-b border-line/60 ${selected ? "bg-accent-soft" : ""}`}>
+    <tr data-snippet-of={taskId} onClick={onClick} className={`cursor-pointer border-b border-line/60 ${selected ? "bg-accent-soft" : "hover:bg-surface-2 [tr:hover+&]:bg-surface-2"}`}>
       <td colSpan={columns} className="max-w-0 truncate px-2 pb-1 pl-6 font-mono text-2xs leading-4 text-muted">
         <Link href={`${fileHref(taskId, snippet.path)}#L${snippet.line}`} tabIndex={-1} className="hover:text-fg" title={`${snippet.path}, line ${snippet.line}`}>
           <span className="mr-2 text-faint">
