@@ -28,8 +28,13 @@ export default defineConfig({
     },
   },
   webServer: {
-    // A fresh embedded database with a small demo run, then the production build.
-    command: `rm -rf ${dataDir} && node bin/rst-curator.js prepare && npx next build && npx next start -p ${port}`,
+    // A fresh embedded database with a small demo run, then the production build, which must not
+    // have opened the database (a build worker holding its lock would turn `next start`'s first
+    // requests away).
+    command:
+      `rm -rf ${dataDir} && node bin/rst-curator.js prepare && npx next build && ` +
+      `node -e "if (require('fs').existsSync('${dataDir}/pglite.lock')) { console.error('next build opened the embedded database'); process.exit(1) }" && ` +
+      `npx next start -p ${port}`,
     url: `http://127.0.0.1:${port}/api/v1/runs`,
     timeout: 600_000,
     reuseExistingServer: !process.env.CI,

@@ -3,7 +3,7 @@ import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { sql } from "drizzle-orm";
-import { describe, expect, test } from "vitest";
+import { describe, expect, test, vi } from "vitest";
 import { DatabaseLockedError, execRows, openDatabase } from "./client";
 import { BACKENDS, createTestDatabase } from "./testing";
 
@@ -24,6 +24,19 @@ test("a second process opening the same embedded database gets a clear error", a
   // Released on close: the next opener gets in, and the data survived.
   const again = await openDatabase({ pgliteDir: dir });
   await again.close();
+  fs.rmSync(path.dirname(dir), { recursive: true, force: true });
+});
+
+test("the embedded database is never opened while next build prerenders (no lock left behind)", async () => {
+  const dir = path.join(fs.mkdtempSync(path.join(os.tmpdir(), "rst-build-")), "pglite");
+  vi.stubEnv("NEXT_PHASE", "phase-production-build");
+  try {
+    await expect(openDatabase({ pgliteDir: dir })).rejects.toThrow(/not opened while building/);
+  } finally {
+    vi.unstubAllEnvs();
+  }
+  expect(fs.existsSync(`${dir}.lock`)).toBe(false);
+  expect(fs.existsSync(dir)).toBe(false);
   fs.rmSync(path.dirname(dir), { recursive: true, force: true });
 });
 

@@ -19,7 +19,10 @@ export function safeNext(next: string | null | undefined): string {
 /** The signed-in actor of this request, or null (once per request). */
 export const currentActor = cache(async (): Promise<Actor | null> => {
   try {
-    return (await authenticate(await getDatabase(), await headers())).actor;
+    // The headers first: while `next build` prerenders a page, reading them ends the render
+    // before the database is opened (db/client refuses to open it while building).
+    const requestHeaders = await headers();
+    return (await authenticate(await getDatabase(), requestHeaders)).actor;
   } catch (err) {
     if (err instanceof AuthError) return null;
     throw err;
