@@ -5,7 +5,7 @@ import { useRouter } from "next/navigation";
 import { useEffect, useMemo, useState } from "react";
 import { useHotkeys } from "@/components/shell/use-hotkeys";
 import { PageHeader } from "@/components/ui/page-header";
-import type { SnippetsJson, TaskRowJson } from "@/lib/api/types";
+import type { SnippetJson, TaskRowJson } from "@/lib/api/types";
 import { facetsQuery, snippetsQuery, taskListQuery } from "@/lib/query/tasks";
 import { hasCondition } from "@/lib/api/bulk-schemas";
 import { taskFilterToSearch } from "@/lib/tasks/filter";
@@ -38,7 +38,7 @@ export function TaskBrowser({ canReview = false, isAdmin = false }: TaskBrowserP
   // Under a search, each row shows where it matched; asked for once the page is there.
   const pageIds = useMemo(() => (list.data && !list.isPlaceholderData ? list.data.items.map((r) => r.id) : []), [list.data, list.isPlaceholderData]);
   const snippets = useQuery({ ...snippetsQuery(filter?.q ?? "", pageIds), enabled: Boolean(filter?.q) && pageIds.length > 0 });
-  const snippetOf = useMemo(() => new Map((snippets.data?.items ?? []).map((s): [number, SnippetsJson["items"][number]] => [s.task, s])), [snippets.data]);
+  const snippetOf = useMemo(() => new Map((snippets.data?.items ?? []).map((s): [number, SnippetJson] => [s.task, s])), [snippets.data]);
 
   // A new page or filter clears the selection.
   useEffect(() => setSelected(-1), [searchKey]);

@@ -4,7 +4,7 @@ import { VisibleText } from "@/components/code/visible-text";
 import { FlagCountBadge } from "@/components/flags/flag-count-badge";
 import { fileHref } from "@/components/task/file-list";
 import { ReviewBadge, StatusBadge } from "@/components/ui/badge";
-import type { SnippetsJson, TaskRowJson } from "@/lib/api/types";
+import type { SnippetJson, TaskRowJson } from "@/lib/api/types";
 import { formatInt, formatPct } from "@/lib/format/number";
 
 export type TaskRowProps = {
@@ -13,7 +13,7 @@ export type TaskRowProps = {
   selected: boolean;
   showRun: boolean;
   /** where a search matched: drawn as a line under the row */
-  snippet?: SnippetsJson["items"][number];
+  snippet?: SnippetJson;
   /** the table's column count, for the snippet's line */
   columns: number;
   onSelect: (index: number) => void;
@@ -80,7 +80,7 @@ function SnippetRow({
   onClick,
 }: {
   taskId: number;
-  snippet: SnippetsJson["items"][number];
+  snippet: SnippetJson;
   columns: number;
   selected: boolean;
   onClick: (e: MouseEvent) => void;

@@ -1,6 +1,6 @@
 "use client";
 
-import type { SnippetsJson, TaskRowJson } from "@/lib/api/types";
+import type { SnippetJson, TaskRowJson } from "@/lib/api/types";
 import type { SortColumn } from "@/lib/tasks/filter";
 import { COLUMNS, type SortState } from "./columns";
 import { TaskRow } from "./task-row";
@@ -14,7 +14,7 @@ export type TaskTableProps = {
   onOpen: (row: TaskRowJson) => void;
   showRun: boolean;
   /** under a search: where each row matched (rows without one show none) */
-  snippetOf?: Map<number, SnippetsJson["items"][number]>;
+  snippetOf?: Map<number, SnippetJson>;
   busy: boolean;
 };
 

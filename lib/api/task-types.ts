@@ -5,8 +5,17 @@ import type { ReviewJson } from "./review-types";
 /** Where a search matched, for some rows of the task table (`GET /api/v1/tasks/snippets`): the
  * line of a searched file showing the most terms, cut around its first match. Tasks whose match
  * no single line shows are left out. */
+/** Where a search matched in one task: a line of one of its files, the matches as [start, end). */
+export interface SnippetJson {
+  task: number;
+  path: string;
+  line: number;
+  text: string;
+  marks: [number, number][];
+}
+
 export interface SnippetsJson {
-  items: { task: number; path: string; line: number; text: string; marks: [number, number][] }[];
+  items: SnippetJson[];
 }
 
 export interface TaskRowJson {
