@@ -2,6 +2,7 @@ import type { Command } from "commander";
 import { INGEST_FORMATS, ingestPath, type IngestFormat } from "@/lib/ingest";
 import { formatIssue, type IngestIssue } from "@/lib/ingest/errors";
 import { CliError } from "../errors";
+import { parseIntOption } from "../options";
 import { createProgress } from "../progress";
 import { withDatabase } from "../with-db";
 
@@ -12,8 +13,9 @@ export function registerIngest(program: Command): void {
     .argument("<path>", "a native run directory; or a Harbor job, a folder of jobs, a trials/ folder or one trial")
     .option("--run <name>", "run name (native: default from run.json; Harbor: the run the trials belong to, default the only run)")
     .option("--format <format>", `force a format: ${INGEST_FORMATS.join(", ")}`)
+    .option("--threads <n>", "reader threads (default: two per core, at most 8; 0 reads in the main thread)", parseIntOption)
     .option("--json", "print the summary as JSON")
-    .action(async (p: string, o: { run?: string; format?: string; json?: boolean }) => {
+    .action(async (p: string, o: { run?: string; format?: string; threads?: number; json?: boolean }) => {
       if (o.format !== undefined && !(INGEST_FORMATS as readonly string[]).includes(o.format)) {
         throw new CliError(`unknown --format ${o.format}; one of ${INGEST_FORMATS.join(", ")}`);
       }
@@ -22,6 +24,7 @@ export function registerIngest(program: Command): void {
         const s = await ingestPath(db, p, {
           runName: o.run,
           format: o.format as IngestFormat | undefined,
+          threads: o.threads,
           onProgress: ({ done, total }) => progress.update(done, total),
         }).finally(() => progress.stop());
         if (o.json) {

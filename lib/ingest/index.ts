@@ -28,7 +28,7 @@ export interface IngestOptions {
   sourceLabel?: string;
   /** Called once the import is recorded (its id is what a progress URL names). */
   onStart?: (importId: number) => void;
-  /** reader threads (default: one per core); 0 reads in the calling thread */
+  /** reader threads (default: two per core, at most 8); 0 reads in the calling thread */
   threads?: number;
   actor?: { id: string | null; label: string };
 }

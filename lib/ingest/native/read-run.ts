@@ -25,10 +25,12 @@ export interface ReadProgress {
   total: number;
 }
 
-/** One per core: the reader threads do most of the work; database writes wait on I/O or on the
- * database server. */
+/** Two per core, at most 8. The readers do most of the work, and a reader of a run that is not in
+ * the page cache waits on the disk for every file: a second reader per core computes meanwhile
+ * (on this 2-core VM with a cold cache, 112–130 s against 139–147 s for one per core, the same
+ * with a warm cache; docs/benchmarks.md). Database writes wait on I/O or on the database server. */
 export function defaultReaderThreads(): number {
-  return Math.max(1, Math.min(8, os.availableParallelism()));
+  return Math.max(1, Math.min(8, 2 * os.availableParallelism()));
 }
 
 export async function readEvals(dir: string, issues: IssueList): Promise<Map<string, EvalRecord[]>> {
