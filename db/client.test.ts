@@ -4,7 +4,8 @@ import os from "node:os";
 import path from "node:path";
 import { sql } from "drizzle-orm";
 import { describe, expect, test, vi } from "vitest";
-import { DatabaseLockedError, execRows, openDatabase } from "./client";
+import { defaultReaderThreads } from "@/lib/ingest/native/read-run";
+import { DatabaseLockedError, execRows, isEmbedded, openDatabase } from "./client";
 import { BACKENDS, createTestDatabase } from "./testing";
 
 test("a second process opening the same embedded database gets a clear error", async () => {
@@ -38,6 +39,21 @@ test("the embedded database is never opened while next build prerenders (no lock
   expect(fs.existsSync(`${dir}.lock`)).toBe(false);
   expect(fs.existsSync(dir)).toBe(false);
   fs.rmSync(path.dirname(dir), { recursive: true, force: true });
+});
+
+describe.each(BACKENDS)("%s", (backend) => {
+  test("says whether it runs in this process, and the importer sizes its readers by it", async () => {
+    const database = await createTestDatabase(backend);
+    try {
+      expect(isEmbedded(database.db)).toBe(backend === "pglite");
+      const cores = os.availableParallelism();
+      const readers = defaultReaderThreads({ embeddedDatabase: isEmbedded(database.db) });
+      // PGlite works in the importer's main thread: one reader per core; else two.
+      expect(readers).toBe(Math.min(8, backend === "pglite" ? cores : 2 * cores));
+    } finally {
+      await database.close();
+    }
+  });
 });
 
 describe.each(BACKENDS)("execRows on %s", (backend) => {

@@ -34,6 +34,15 @@ type Unsafe = (query: string, params: unknown[], opts: { prepare: boolean }) => 
 /** The postgres.js client behind each PostgreSQL `Db` (for `prepared` statements). */
 const clients = new WeakMap<Db, Unsafe>();
 
+/** The embedded databases' `Db`s: the database runs in this process's main thread. */
+const embedded = new WeakSet<Db>();
+
+/** Whether `db` is embedded PGlite, whose work shares this process's main thread (the importer
+ * sizes its thread pool by it). */
+export function isEmbedded(db: Db): boolean {
+  return embedded.has(db);
+}
+
 /** Texts of the statements prepared so far: a few dozen, unless one splices values into its text. */
 const preparedTexts = new Set<string>();
 export const MAX_PREPARED_TEXTS = 200;
@@ -171,8 +180,10 @@ export async function openDatabase(opts: OpenOptions = {}): Promise<Database> {
         : new PGlite(dir, { loadDataDir: opts.loadDataDir });
       await client.waitReady;
       const { drizzle } = await import("drizzle-orm/pglite");
+      const db = asDb(drizzle(client, { schema }));
+      embedded.add(db);
       database = {
-        db: asDb(drizzle(client, { schema })),
+        db,
         kind: "pglite",
         where: dir,
         pglite: client,

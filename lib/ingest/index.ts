@@ -1,7 +1,7 @@
 // Import entry point: detect the format, run it in one transaction, record the import.
 import path from "node:path";
 import { CLI_ACTOR } from "@/lib/auth/actor";
-import type { Db } from "@/db/client";
+import { isEmbedded, type Db } from "@/db/client";
 import { failInterruptedImports, finishImport, startImport } from "@/db/queries/imports";
 import { RunWriter } from "@/db/queries/ingest";
 import type { WriteCounts } from "@/db/queries/ingest-rows";
@@ -13,7 +13,7 @@ import { storeRunCounts } from "@/db/queries/runs";
 import { IngestError, IssueList, type IngestIssue } from "./errors";
 import { findTrialDirs, writeHarborTrials } from "./harbor-jobs";
 import { isNativeRun, readNativeHeader, writeNativeRun } from "./native";
-import type { ReadProgress } from "./native/read-run";
+import { defaultReaderThreads, type ReadProgress } from "./native/read-run";
 import { isDirectory } from "./walk";
 import { checkAfterImport, snapshotForChecks, type ChecksSnapshot } from "@/lib/checks/after-ingest";
 
@@ -28,7 +28,7 @@ export interface IngestOptions {
   sourceLabel?: string;
   /** Called once the import is recorded (its id is what a progress URL names). */
   onStart?: (importId: number) => void;
-  /** reader threads (default: two per core, at most 8); 0 reads in the calling thread */
+  /** reader threads (default: two per core, at most 8; one per core into embedded PGlite); 0 reads in the calling thread */
   threads?: number;
   actor?: { id: string | null; label: string };
 }
@@ -137,7 +137,7 @@ async function ingestNative(db: Db, dir: string, opts: IngestOptions): Promise<I
   if (!header) throw new IngestError(issues.items);
   return recordedImport(db, { runName: header.name, format: "native", dir, candidates: header.total, opts, warnings }, async (tx) => {
     const writer = await RunWriter.open(tx, { name: header.name, format: "native", sourcePath: opts.sourceLabel ?? dir, meta: header.meta, createdAt: header.createdAt });
-    await whileWriting(writer, () => writeNativeRun(dir, header, writer, issues, warnings, { onProgress: opts.onProgress, threads: opts.threads }));
+    await whileWriting(writer, () => writeNativeRun(dir, header, writer, issues, warnings, { onProgress: opts.onProgress, threads: opts.threads ?? defaultReaderThreads({ embeddedDatabase: isEmbedded(db) }) }));
     issues.throwIfAny();
     const c = writer.counts;
     return { runId: writer.runId, counts: { ...c }, unchanged: writer.runExisted && c.tasksNew === 0 && c.tasksChanged === 0 && c.trialsNew === 0 };

@@ -35,7 +35,7 @@ export async function writeNativeRun(
   writer: RunWriter,
   issues: IssueList,
   warnings: IssueList,
-  opts: { onProgress?: (p: ReadProgress) => void; threads?: number } = {},
+  opts: { onProgress?: (p: ReadProgress) => void; threads: number },
 ): Promise<void> {
   const { records } = await streamRun(dir, writer, issues, { solverModel: header.solverModel, total: header.total, warnings, ...opts });
   for (const [taskId, r] of records) {

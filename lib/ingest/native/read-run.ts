@@ -25,12 +25,17 @@ export interface ReadProgress {
   total: number;
 }
 
-/** Two per core, at most 8. The readers do most of the work, and a reader of a run that is not in
- * the page cache waits on the disk for every file: a second reader per core computes meanwhile
- * (on this 2-core VM with a cold cache, 112–130 s against 139–147 s for one per core, the same
- * with a warm cache; docs/benchmarks.md). Database writes wait on I/O or on the database server. */
-export function defaultReaderThreads(): number {
-  return Math.max(1, Math.min(8, 2 * os.availableParallelism()));
+/**
+ * Two per core, at most 8: the readers do most of the work, and a reader of a run that is not in
+ * the page cache waits on the disk for every file while a second one per core computes (on this
+ * 2-core VM with a cold cache, the 9k-candidate import into PostgreSQL took 112–130 s with four
+ * against 139–147 s with two; the same with a warm cache). One per core into embedded PGlite: the
+ * database runs in the main thread, which more readers would take time from (106–109 s with two
+ * against 115–127 s with four). docs/benchmarks.md, session 16.
+ */
+export function defaultReaderThreads(opts: { embeddedDatabase: boolean }): number {
+  const cores = os.availableParallelism();
+  return Math.max(1, Math.min(8, opts.embeddedDatabase ? cores : 2 * cores));
 }
 
 export async function readEvals(dir: string, issues: IssueList): Promise<Map<string, EvalRecord[]>> {
@@ -62,7 +67,7 @@ export async function streamRun(
   dir: string,
   writer: RunWriter,
   issues: IssueList,
-  opts: { solverModel: string | null; onProgress?: (p: ReadProgress) => void; total: number; threads?: number; warnings: IssueList },
+  opts: { solverModel: string | null; onProgress?: (p: ReadProgress) => void; total: number; threads: number; warnings: IssueList },
 ): Promise<{ records: Map<string, { parent: string | null; line: number; round: number }> }> {
   const evals = await readEvals(dir, issues);
   const records = new Map<string, { parent: string | null; line: number; round: number }>();
@@ -88,7 +93,7 @@ export async function streamRun(
       };
     }
   }
-  const threads = opts.threads ?? defaultReaderThreads();
+  const threads = opts.threads;
   const pool = threads > 0 ? new ThreadPool<CandidateJob, CandidateResult>(READER_ENTRY, threads) : null;
   // A child goes to the thread that read its parent: it is parsed from where it stops repeating the
   // parent (lib/metrics/outlines), which that thread remembers. Unless that thread is well behind
