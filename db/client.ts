@@ -150,9 +150,10 @@ export interface OpenOptions {
 export async function openDatabase(opts: OpenOptions = {}): Promise<Database> {
   // `next build` prerenders pages in worker processes it may still be stopping when `next start`
   // takes its first request: one that opened PGlite would hold its lock (and could be killed in
-  // the middle of a write). Pages reach the database only after a request's headers, which
-  // end a build's prerender first; this makes any page that does not a build error.
-  if (process.env.NEXT_PHASE === "phase-production-build") {
+  // the middle of a write). Pages read the request's headers before the database, which ends a
+  // build's prerender first; a page that did not would get this error instead of the lock (Next
+  // abandons the prerender of a page that reads the request anyway).
+  if (env.inNextBuild) {
     throw new Error("The database is not opened while building: read the request (headers, cookies) before the database.");
   }
   const url = opts.url ?? (opts.pgliteDir ? undefined : env.databaseUrl);

@@ -32,6 +32,10 @@ export const env = {
   get inNextServer(): boolean {
     return str("NEXT_RUNTIME") !== undefined;
   },
+  /** Inside `next build` (its workers prerender pages; they must not open the database); read when asked. */
+  get inNextBuild(): boolean {
+    return str("NEXT_PHASE") === "phase-production-build";
+  },
   /** Signs session cookies. Unset: a random secret is generated once and kept in the database. */
   authSecret: str("BETTER_AUTH_SECRET"),
   /** The origin the dashboard is served at (https://curator.example.org). Unset: localhost on any port. */

@@ -2,10 +2,8 @@
 import type { ReviewState, TaskStatus } from "@/lib/domain";
 import type { ReviewJson } from "./review-types";
 
-/** Where a search matched, for some rows of the task table (`GET /api/v1/tasks/snippets`): the
- * line of a searched file showing the most terms, cut around its first match. Tasks whose match
- * no single line shows are left out. */
-/** Where a search matched in one task: a line of one of its files, the matches as [start, end). */
+/** Where a search matched in one task: the line of a searched file showing the most terms, cut
+ * around its first match; the matches as [start, end) in `text`. */
 export interface SnippetJson {
   task: number;
   path: string;
@@ -14,6 +12,8 @@ export interface SnippetJson {
   marks: [number, number][];
 }
 
+/** Where a search matched, for some rows of the task table (`GET /api/v1/tasks/snippets`). Tasks
+ * whose match no single line shows are left out. */
 export interface SnippetsJson {
   items: SnippetJson[];
 }
