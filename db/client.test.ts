@@ -5,7 +5,7 @@ import path from "node:path";
 import { sql } from "drizzle-orm";
 import { describe, expect, test, vi } from "vitest";
 import { defaultReaderThreads } from "@/lib/ingest/native/read-run";
-import { DatabaseLockedError, execRows, isEmbedded, openDatabase } from "./client";
+import { DatabaseLockedError, execRows, isEmbedded, jsonParameter, openDatabase } from "./client";
 import { BACKENDS, createTestDatabase } from "./testing";
 
 test("a second process opening the same embedded database gets a clear error", async () => {
@@ -50,6 +50,31 @@ describe.each(BACKENDS)("%s", (backend) => {
       const readers = defaultReaderThreads({ embeddedDatabase: isEmbedded(database.db) });
       // PGlite works in the importer's main thread: one reader per core; else two.
       expect(readers).toBe(Math.min(8, backend === "pglite" ? cores : 2 * cores));
+    } finally {
+      await database.close();
+    }
+  });
+});
+
+describe.each(BACKENDS)("a json parameter on %s", (backend) => {
+  test("arrives whole, every character of it, as a value and as a recordset (PGlite: sent as UTF-8 bytes)", async () => {
+    const database = await createTestDatabase(backend);
+    try {
+      if (backend === "pglite") expect(database.pglite?.serializers[114]).toBe(jsonParameter);
+      const rows = [
+        { k: 1, s: "plain ascii" },
+        { k: 2, s: "accents éàü, CJK 漢字, emoji 🧪 (a surrogate pair), quote \" and backslash \\" },
+        { k: 3, s: "x".repeat(200_000) + "🧪" },
+      ];
+      const text = JSON.stringify(rows);
+      const [whole] = await execRows<{ same: boolean; chars: number }>(
+        database.db,
+        sql`SELECT ${text}::json::text = ${text} AS same, length(${text}::json::text) AS chars`,
+      );
+      expect(whole).toEqual({ same: true, chars: [...text].length });
+      const back = await execRows<{ k: number; s: string }>(database.db, sql`SELECT k, s FROM json_to_recordset(${text}::json) AS r(k int, s text) ORDER BY k`);
+      expect(back).toEqual(rows);
+      await expect(execRows(database.db, sql`SELECT ${"{not json"}::json`)).rejects.toThrow(/json/i);
     } finally {
       await database.close();
     }

@@ -139,6 +139,17 @@ function acquirePgliteLock(dir: string): () => void {
   throw new Error(`Could not lock ${dir}`);
 }
 
+/**
+ * How PGlite sends a `json` parameter: as its UTF-8 bytes (the binary format, which for json is
+ * the text itself). As a string, PGlite measures its UTF-8 length twice in a JavaScript loop over
+ * every character before encoding it: an import's rows travel as one JSON text per batch and table
+ * (db/queries/bulk.ts), and that loop took ≈ 10 % of the importer's main thread, where the
+ * embedded database also works (docs/benchmarks.md, session 17). The database validates it the same.
+ */
+export function jsonParameter(value: unknown): Uint8Array {
+  return Buffer.from(typeof value === "string" ? value : JSON.stringify(value), "utf8");
+}
+
 export interface OpenOptions {
   url?: string;
   pgliteDir?: string;
@@ -175,10 +186,10 @@ export async function openDatabase(opts: OpenOptions = {}): Promise<Database> {
     const inMemory = dir.startsWith("memory://");
     const release = inMemory ? () => {} : acquirePgliteLock(dir);
     try {
-      const { PGlite } = await import("@electric-sql/pglite");
-      const client = inMemory
-        ? new PGlite({ loadDataDir: opts.loadDataDir })
-        : new PGlite(dir, { loadDataDir: opts.loadDataDir });
+      const { PGlite, types } = await import("@electric-sql/pglite");
+      // PGlite's types say a serializer returns a string; a Uint8Array goes out in binary format.
+      const options = { loadDataDir: opts.loadDataDir, serializers: { [types.JSON]: jsonParameter as unknown as (value: unknown) => string } };
+      const client = inMemory ? new PGlite(options) : new PGlite(dir, options);
       await client.waitReady;
       const { drizzle } = await import("drizzle-orm/pglite");
       const db = asDb(drizzle(client, { schema }));
