@@ -144,10 +144,12 @@ function acquirePgliteLock(dir: string): () => void {
  * the text itself). As a string, PGlite measures its UTF-8 length twice in a JavaScript loop over
  * every character before encoding it: an import's rows travel as one JSON text per batch and table
  * (db/queries/bulk.ts), and that loop took ≈ 10 % of the importer's main thread, where the
- * embedded database also works (docs/benchmarks.md, session 17). The database validates it the same.
+ * embedded database also works (docs/benchmarks.md, session 17). The database validates it the same;
+ * anything but a string is serialised as PGlite's own serializer does (bigints as strings).
  */
 export function jsonParameter(value: unknown): Uint8Array {
-  return Buffer.from(typeof value === "string" ? value : JSON.stringify(value), "utf8");
+  const text = typeof value === "string" ? value : JSON.stringify(value, (_key, v: unknown) => (typeof v === "bigint" ? v.toString() : v));
+  return Buffer.from(text, "utf8");
 }
 
 export interface OpenOptions {
