@@ -143,7 +143,7 @@ export function ValidationView({ data }: { data: RunValidationJson }) {
                   {data.unvalidated.map((t) => (
                     <tr key={t.id} className="border-t border-line">
                       <td className="px-3 py-1 font-mono">
-                        <Link href={`/tasks/${t.id}#trials`} className="hover:text-accent hover:underline">
+                        <Link href={`/tasks/${t.id}#trials`} className="text-accent hover:underline">
                           <VisibleText text={t.task_id} />
                         </Link>
                       </td>
