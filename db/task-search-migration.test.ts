@@ -51,9 +51,13 @@ describe.each(BACKENDS)(`migration ${TAG} on %s`, (backend) => {
     const gin = await execRows<{ relname: string; tbl: string }>(
       database.db,
       sql`SELECT c.relname, i.indrelid::regclass::text AS tbl FROM pg_index i JOIN pg_class c ON c.oid = i.indexrelid JOIN pg_am am ON am.oid = c.relam
-          WHERE am.amname = 'gin' AND i.indrelid IN ('tasks'::regclass, 'task_search'::regclass)`,
+          WHERE am.amname = 'gin' AND i.indrelid IN ('tasks'::regclass, 'task_search'::regclass) ORDER BY c.relname`,
     );
-    expect(gin).toEqual([{ relname: "task_search_idx", tbl: "task_search" }]);
+    // The word pairs' index (migration 0020) lives beside the vectors'.
+    expect(gin).toEqual([
+      { relname: "task_search_idx", tbl: "task_search" },
+      { relname: "task_search_pairs_idx", tbl: "task_search" },
+    ]);
   });
 
   test("a deleted task takes its vector with it", async () => {

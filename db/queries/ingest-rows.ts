@@ -20,7 +20,7 @@ const TASK_KEYS = [
   "passAt1", "meanReward",
 ] as const satisfies readonly (keyof NewTask)[];
 export const TASKS = recordset(tasks, TASK_KEYS);
-export const TASK_SEARCH = recordset(taskSearch, ["taskId"]);
+export const TASK_SEARCH = recordset(taskSearch, ["taskId", "pairs"]);
 /** A search row's vector: the reader's, or to_tsvector of the text where the database builds it. */
 export const SEARCH_VECTOR = {
   columns: sql`search`,
@@ -49,6 +49,11 @@ export interface TaskInput {
   /** to_tsvector('simple', searchText) as a tsvector literal, when the reader could build it
    * (lib/ingest/search-vector.ts); null leaves it to the database */
   searchVector: string | null;
+  /** hashes of its adjacent word pairs (lib/ingest/search-vector.ts), with the vector; only those
+   * missing from the parent's when `searchPairsFrom` names the parent; null when unknown */
+  searchPairs?: number[] | null;
+  /** the parent (task id in the run) whose pairs `searchPairs` leaves out, or null: all of them */
+  searchPairsFrom?: string | null;
   files: { path: string; stored: StoredContent }[];
   /** what the consistency checks read of its files (lib/checks/readings.ts), stored by blob */
   readings?: StoredReading[];

@@ -4,6 +4,7 @@
 // (drizzle's insert builder, the drivers' serializers) cost more than the database work itself.
 import { eq, getTableName, sql } from "drizzle-orm";
 import type { StoredContent } from "@/lib/ingest/content";
+import { PAIRS_UNKNOWN } from "@/lib/ingest/search-vector";
 import { execRows, type Db } from "../client";
 import { CHUNK_ROWS, chunks, insertJson } from "./bulk";
 import { storeReadings } from "./checks";
@@ -19,6 +20,8 @@ interface SearchRow {
   taskId: number;
   searchText: string | null;
   searchVector: string | null;
+  /** word-pair hashes (lib/ingest/search-vector.ts); PAIRS_UNKNOWN stands for every pair */
+  pairs: readonly number[];
 }
 
 /** A task's place in its lineage tree (tasks.parent_id, root_id, depth, path). */
@@ -236,7 +239,8 @@ export class RunWriter {
       const rows = part.map((t, i) => {
         const id = ids[i]?.id;
         if (id === undefined) throw new Error("could not allocate task ids");
-        return { task: { ...t.row, ...this.place(t.row.extId, t.row.parentExtId ?? null, id) }, search: this.searchRow(id, t) };
+        const placed = this.place(t.row.extId, t.row.parentExtId ?? null, id);
+        return { task: { ...t.row, ...placed }, search: this.searchRow(id, t, placed.parentId === null ? null : (t.row.parentExtId ?? null)) };
       });
       const inserted = await execRows<{ id: number; ext_id: string }>(
         this.tx,
@@ -262,12 +266,13 @@ export class RunWriter {
         .where(eq(tasks.id, prev.id));
       await this.tx.delete(taskFiles).where(eq(taskFiles.taskId, prev.id));
       await this.tx.delete(evals).where(eq(evals.taskId, prev.id));
-      changedSearch.push(this.searchRow(prev.id, t));
+      // Its descendants' pairs may leave out what its old text had: it stands for every pair.
+      changedSearch.push(this.searchRow(prev.id, t, undefined));
       this.counts.tasksChanged++;
     }
     for (const part of chunks(changedSearch, 500)) {
       await this.tx.execute(
-        insertJson(taskSearch, TASK_SEARCH, part, { extra: SEARCH_VECTOR, tail: sql`ON CONFLICT (task_id) DO UPDATE SET search = EXCLUDED.search` }),
+        insertJson(taskSearch, TASK_SEARCH, part, { extra: SEARCH_VECTOR, tail: sql`ON CONFLICT (task_id) DO UPDATE SET search = EXCLUDED.search, pairs = EXCLUDED.pairs` }),
       );
     }
     const fileRows = batch.flatMap((t) => {
@@ -337,12 +342,18 @@ export class RunWriter {
     return !this.vectorsAgree;
   }
 
-  /** A task's row of task_search. Only one of the two travels: the ready vector, or the text for
-   * to_tsvector (a database that builds other vectors than the reader). */
-  private searchRow(taskId: number, t: TaskInput): SearchRow {
+  /**
+   * A task's row of task_search. Only one of the two travels: the ready vector, or the text for
+   * to_tsvector (a database that builds other vectors than the reader). Its word pairs with the
+   * reader's vector, when they are all there or it is placed under the parent whose pairs they
+   * leave out (`parentExtId`; undefined: a task written again); else PAIRS_UNKNOWN.
+   */
+  private searchRow(taskId: number, t: TaskInput, parentExtId: string | null | undefined): SearchRow {
     const vector = this.vectorsAgree ? t.searchVector : null;
     if (vector === null && t.searchText === null) throw new Error(`task ${t.row.extId}: no search text and no search vector`);
-    return { taskId, searchText: vector === null ? t.searchText : null, searchVector: vector };
+    const from = t.searchPairsFrom ?? null;
+    const pairs = vector !== null && t.searchPairs && parentExtId !== undefined && (from === null || from === parentExtId) ? t.searchPairs : PAIRS_UNKNOWN;
+    return { taskId, searchText: vector === null ? t.searchText : null, searchVector: vector, pairs };
   }
 
   /** The last writes of a good import: the pending rows, lineage (below), the GIN pending

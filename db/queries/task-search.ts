@@ -2,6 +2,7 @@
 // finds, how a statement matches them (as a set or by walking), and the planner settings it runs
 // under. db/queries/tasks.ts builds the table's statements on these.
 import { getTableName, sql, type SQL } from "drizzle-orm";
+import { phrasePairs } from "@/lib/ingest/search-vector";
 import { needsPositions, searchTerms } from "@/lib/tasks/search";
 import { execRows, type Db } from "../client";
 import { runs, tasks, taskSearch } from "../schema";
@@ -32,15 +33,70 @@ function termQueries(terms: string[]): { words: SQL; exact: SQL } {
  * is the phrase out 2 txt. Every task has its one row in task_search (db/queries/ingest.ts).
  * Read through the GIN index and the primary key (a BitmapOr), with planTextSearch; word
  * positions, for a phrase, are checked on the rows found, one vector each (`positions` false:
- * not checked, left to the caller).
+ * not checked, left to the caller). Within a phrase scope (phraseScope) only the scope's rows are
+ * read, each against its phrases, positions included.
  */
-export function searchRowMatch(q: string, positions = true): SQL {
+export function searchRowMatch(q: string, positions = true, scope: PhraseScope = null): SQL {
   const terms = searchTerms(q);
   const named = sql`s.task_id = ANY(${tasksNamed(q)})`;
   if (terms.length === 0) return named;
   const { words, exact } = termQueries(terms);
+  // Within a phrase scope, each task's own vector is read once: the phrases hold every word.
+  if (scope) return sql`((s.task_id = ANY(${scope}) AND s.search @@ (${exact})) OR ${named})`;
   if (!positions || !needsPositions(terms)) return sql`(s.search @@ ${words} OR ${named})`;
   return sql`((s.search @@ ${words} AND s.search @@ (${exact})) OR ${named})`;
+}
+
+/**
+ * The ids of the only tasks a search's phrases can match, as an int4[] literal, or null: no
+ * narrowing (phraseScope). Only ever a superset of the matches; positions are still checked.
+ */
+export type PhraseScope = SQL | null;
+
+/** A phrase pair brought in by at most this many tasks narrows a search (phraseScope)… */
+const SCOPE_MAX_INTRODUCERS = 1000;
+/** …unless the tasks under them are more than this: then the phrase is common enough for the
+ * statements to find their matches soon without it, and a longer list costs more than it saves. */
+const SCOPE_MAX_TASKS = 2000;
+
+/**
+ * The tasks a search's phrases can match, found from their word pairs (migration 0020): a task
+ * whose text has the adjacent words `a b` lists their pair, or descends from one that does (a
+ * task lists only the pairs its parent lacks; {0} stands for every pair). For the rarest pair of
+ * the search's phrases, when at most SCOPE_MAX_INTRODUCERS tasks bring it in, the ids of the
+ * tasks under those (their materialized paths' ranges) — null when no pair is that rare, the
+ * tasks are too many, or the search has no phrase: then the search reads as before.
+ * A phrase whose words are common but never adjacent has no task bringing its pair in, so
+ * nothing is left to check.
+ *
+ * The ids are read here, in their own statement, and reach the search's statements as a literal:
+ * as a subquery, the planner joined it the wrong way round (every candidate's ancestors found by
+ * a path range: seconds). The tasks bringing the pair in are found first, from the GIN index (a
+ * CTE): under the LIMIT the planner would rather scan task_search, reading every row's pairs.
+ */
+export async function phraseScope(q: Db, text: string): Promise<PhraseScope> {
+  const hashes = [...new Set(searchTerms(text).flatMap((t) => phrasePairs(t) ?? []))];
+  if (hashes.length === 0) return null;
+  const counts = await execRows<{ pair: number; n: number }>(
+    q,
+    sql`SELECT h AS pair, (SELECT count(*)::int FROM (SELECT 1 FROM ${taskSearch} s WHERE s.pairs && ARRAY[h, 0]
+          LIMIT ${SCOPE_MAX_INTRODUCERS + 1}) AS c) AS n
+        FROM unnest(${`{${hashes.join(",")}}`}::int[]) AS h`,
+  );
+  const [rarest] = counts.sort((a, b) => a.n - b.n);
+  if (!rarest || rarest.n > SCOPE_MAX_INTRODUCERS) return null;
+  const rows = await execRows<{ id: number }>(
+    q,
+    sql`WITH brought AS MATERIALIZED (
+          SELECT a.path FROM ${taskSearch} i JOIN ${tasks} a ON a.id = i.task_id WHERE i.pairs && ${`{${rarest.pair},0}`}::int[])
+        SELECT d.id FROM brought JOIN ${tasks} d ON d.path ~>=~ brought.path AND d.path ~<~ (left(brought.path, -1) || '0')
+        LIMIT ${SCOPE_MAX_TASKS + 1}`,
+  );
+  if (rows.length > SCOPE_MAX_TASKS) return null;
+  // A task under two of them comes twice.
+  const ids = [...new Set(rows.map((r) => Number(r.id)))].sort((a, b) => a - b);
+  if (!ids.every(Number.isSafeInteger)) return null;
+  return sql.raw(`'{${ids.join(",")}}'::int[]`);
 }
 
 /**
@@ -61,14 +117,17 @@ export function searchRowMatch(q: string, positions = true): SQL {
  */
 export type SearchPlan = "set" | "walk";
 
-export function textMatch(q: string, plan: SearchPlan): SQL {
+export function textMatch(q: string, plan: SearchPlan, scope: PhraseScope = null): SQL {
   const terms = searchTerms(q);
   const byId = sql`${tasks.id} = ANY(${tasksNamed(q)})`;
   if (terms.length === 0) return byId;
   const { exact } = termQueries(terms);
   const ownVector = sql`(SELECT s.search @@ (${exact}) FROM ${taskSearch} s WHERE s.task_id = ${tasks.id})`;
+  // A phrase scope is a short list of ids (phraseScope): the statement checks the tasks it meets
+  // against it (hashed), and reads the vectors of those in it only.
+  if (scope) return sql`((${tasks.id} = ANY(${scope}) AND ${ownVector}) OR ${byId})`;
   if (plan === "walk") return sql`(${ownVector} OR ${byId})`;
-  const inSet = sql`${tasks.id} IN (SELECT s.task_id FROM ${taskSearch} s WHERE ${searchRowMatch(q, false)} OFFSET 0)`;
+  const inSet = sql`${tasks.id} IN (SELECT s.task_id FROM ${taskSearch} s WHERE ${searchRowMatch(q, false, scope)} OFFSET 0)`;
   return needsPositions(terms) ? sql`${inSet} AND (${ownVector} OR ${byId})` : inSet;
 }
 
@@ -78,14 +137,15 @@ export function textMatch(q: string, plan: SearchPlan): SQL {
  * so that each is planned with one way of matching: one query counts the words' matches up to
  * the largest number that would make walking pay, at most the table's size (its statistics).
  */
-export async function searchPlans(q: Db, text: string, stopAfters: number[]): Promise<SearchPlan[]> {
+export async function searchPlans(q: Db, text: string, stopAfters: number[], scope: PhraseScope = null): Promise<SearchPlan[]> {
   const terms = searchTerms(text);
   const finite = stopAfters.filter((n) => Number.isFinite(n));
-  if (terms.length === 0 || finite.length === 0) return stopAfters.map(() => "set");
+  // Within a phrase scope the statements match one way only (textMatch).
+  if (terms.length === 0 || finite.length === 0 || scope) return stopAfters.map(() => "set");
   // The matches are counted only as far as the largest threshold a statement could reach.
   const [row] = await execRows<{ tasks: number; matches: number }>(
     q,
-    sql`SELECT w.tasks, (SELECT count(*)::int FROM (SELECT 1 FROM ${taskSearch} WHERE ${taskSearch.search} @@ ${termQueries(terms).words} LIMIT w.n) AS m) AS matches
+    sql`SELECT w.tasks, (SELECT count(*)::int FROM (SELECT 1 FROM ${taskSearch} s WHERE s.search @@ ${termQueries(terms).words}${scope ? sql` AND s.task_id = ANY(${scope})` : sql``} LIMIT w.n) AS m) AS matches
         FROM (SELECT c.tasks, coalesce(max(t.n) FILTER (WHERE t.n <= c.tasks), 0)::int AS n
               FROM (SELECT greatest(reltuples, 1)::float8 AS tasks FROM pg_class WHERE oid = ${getTableName(taskSearch)}::regclass) AS c,
                    LATERAL (SELECT ceil(sqrt(${WALK_COST}::float8 * stop * c.tasks)) AS n FROM unnest(${`{${finite.join(",")}}`}::int[]) AS stop) AS t

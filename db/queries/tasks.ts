@@ -10,7 +10,7 @@ import type { AnyPgColumn } from "drizzle-orm/pg-core";
 import { execRows, type Db } from "../client";
 import { blobs, evals, runs, taskFiles, tasks, taskSearch, trials } from "../schema";
 import { listReviews } from "./reviews";
-import { planTextSearch, searchPlans, searchRowMatch, textMatch, type SearchPlan } from "./task-search";
+import { phraseScope, planTextSearch, searchPlans, searchRowMatch, textMatch, type PhraseScope, type SearchPlan } from "./task-search";
 
 const rowColumns = {
   id: tasks.id,
@@ -86,9 +86,10 @@ const RANGE_COLUMNS: Record<RangeMetric, AnyPgColumn> = {
 
 /**
  * The WHERE clause of a filter; shared with bulk actions so they apply to exactly this set.
- * `plan`: how a text search is matched (textMatch; searchPlans decides), by default as a set.
+ * `plan`: how a text search is matched (textMatch; searchPlans decides), by default as a set;
+ * `scope`: the tasks its phrases can match (phraseScope), if known.
  */
-export function taskFilterWhere(f: TaskFilter, plan: SearchPlan = "set"): SQL | undefined {
+export function taskFilterWhere(f: TaskFilter, plan: SearchPlan = "set", scope: PhraseScope = null): SQL | undefined {
   const c: (SQL | undefined)[] = [];
   if (f.run) c.push(sql`${tasks.runId} = (SELECT id FROM runs WHERE name = ${f.run})`);
   if (f.round !== undefined) c.push(eq(tasks.round, f.round));
@@ -108,7 +109,7 @@ export function taskFilterWhere(f: TaskFilter, plan: SearchPlan = "set"): SQL | 
     c.push(sql`EXISTS (SELECT 1 FROM flags fl WHERE fl.task_id = ${tasks.id} AND fl.rule = ${f.flag} AND fl.status = 'open'
       AND (fl.source = 'manual' OR fl.content_hash = ${tasks.contentHash}))`);
   }
-  if (f.q) c.push(textMatch(f.q, plan));
+  if (f.q) c.push(textMatch(f.q, plan, scope));
   for (const m of RANGE_METRICS) {
     const min = f[`${m}_min`];
     const max = f[`${m}_max`];
@@ -189,12 +190,12 @@ function onlyText(f: TaskFilter): f is TaskFilter & { q: string } {
 /**
  * How many tasks match `f`, counting at most `upTo`. A text search over every task is counted in
  * task_search alone (one row per task): its GIN index's rows, no join with tasks.
- * `plan`: how a text search is matched (searchPlans for `upTo`).
+ * `plan`: how a text search is matched (searchPlans for `upTo`); `scope`: as in taskFilterWhere.
  */
-export async function countMatches(q: Db, f: TaskFilter, upTo: number, plan: SearchPlan): Promise<number> {
+export async function countMatches(q: Db, f: TaskFilter, upTo: number, plan: SearchPlan, scope: PhraseScope = null): Promise<number> {
   const from = onlyText(f)
-    ? sql`SELECT 1 FROM ${taskSearch} s WHERE ${searchRowMatch(f.q)}`
-    : sql`SELECT 1 FROM ${tasks} WHERE ${taskFilterWhere(f, plan) ?? sql`true`}`;
+    ? sql`SELECT 1 FROM ${taskSearch} s WHERE ${searchRowMatch(f.q, true, scope)}`
+    : sql`SELECT 1 FROM ${tasks} WHERE ${taskFilterWhere(f, plan, scope) ?? sql`true`}`;
   const [row] = await execRows<{ n: number }>(q, sql`SELECT count(*)::int AS n FROM (${from} LIMIT ${upTo}) AS capped`);
   return Number(row?.n ?? 0);
 }
@@ -206,13 +207,14 @@ export async function listTasks(db: Db, f: TaskFilter, caps: CountCaps = COUNT_C
   const run = async (q: Db) => {
     const cap = countCap(f, caps);
     // A page ends at its last row (pageRows); a count at its cap.
+    const scope = f.q ? await phraseScope(q, f.q) : null;
     const [pagePlan = "set", countPlan = "set"] = f.q
-      ? await searchPlans(q, f.q, [offset + limit + 1, onlyText(f) ? Infinity : cap + 1])
+      ? await searchPlans(q, f.q, [offset + limit + 1, onlyText(f) ? Infinity : cap + 1], scope)
       : [];
-    const rows = await pageRows(q, taskFilterWhere(f, pagePlan), f, offset, limit);
+    const rows = await pageRows(q, taskFilterWhere(f, pagePlan, scope), f, offset, limit);
     // A page that ends the list gives the total; otherwise count, but stop at the cap.
     let total = totalFromPage(offset, rows.length, limit);
-    if (!total) total = totalFromCappedCount(await countMatches(q, f, cap + 1, countPlan), cap, offset + rows.length);
+    if (!total) total = totalFromCappedCount(await countMatches(q, f, cap + 1, countPlan, scope), cap, offset + rows.length);
     return { rows, total };
   };
   const { rows, total } = f.q

@@ -9,7 +9,7 @@ import { countCap, totalFromCappedCount, type TotalCount } from "@/lib/tasks/tot
 import type { Db } from "../client";
 import { savedViews, tasks, type SavedView } from "../schema";
 import { recordAudit } from "./audit";
-import { planTextSearch, searchPlans } from "./task-search";
+import { phraseScope, planTextSearch, searchPlans } from "./task-search";
 import { countMatches } from "./tasks";
 
 /** How many tasks match `filter`: the task table's capped count (a lower bound past the cap). */
@@ -20,8 +20,9 @@ export async function countTasks(db: Db, filter: TaskFilter): Promise<TotalCount
     ? await db.transaction(async (tx) => {
         const q = tx as unknown as Db;
         await planTextSearch(q);
-        const [plan] = await searchPlans(q, filter.q ?? "", [cap + 1]);
-        return countMatches(q, filter, cap + 1, plan ?? "set");
+        const scope = await phraseScope(q, filter.q ?? "");
+        const [plan] = await searchPlans(q, filter.q ?? "", [cap + 1], scope);
+        return countMatches(q, filter, cap + 1, plan ?? "set", scope);
       })
     : await countMatches(db, filter, cap + 1, "set");
   return totalFromCappedCount(n, cap);

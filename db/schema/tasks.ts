@@ -1,5 +1,6 @@
 // Runs, their tasks with lineage and metrics, the files they hold (stored once by content), the
 // tasks' search vectors and their solver evaluations.
+import { sql } from "drizzle-orm";
 import { doublePrecision, index, integer, json, jsonb, pgTable, primaryKey, serial, text, uniqueIndex } from "drizzle-orm/pg-core";
 import type { ReviewState, TaskStatus } from "@/lib/domain";
 import { ts, tsvector } from "./columns";
@@ -146,8 +147,11 @@ export const taskSearch = pgTable(
       .primaryKey()
       .references(() => tasks.id, { onDelete: "cascade" }),
     search: tsvector("search").notNull(),
+    /** Hashes of adjacent word pairs, for phrase searches (lib/ingest/search-vector.ts): only those
+     * its parent lacks; {0} stands for every pair (migration 0020). */
+    pairs: integer("pairs").array().notNull().default(sql`'{0}'::integer[]`),
   },
-  (t) => [index("task_search_idx").using("gin", t.search)],
+  (t) => [index("task_search_idx").using("gin", t.search), index("task_search_pairs_idx").using("gin", t.pairs)],
 );
 
 export const taskFiles = pgTable(

@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import { execRows } from "@/db/client";
 import { BACKENDS, createTestDatabase, type TestDatabase } from "@/db/testing";
 import { searchWords } from "@/lib/tasks/search";
-import { SEARCH_VECTOR_PROBE, searchVector } from "./search-vector";
+import { pairsMissing, phrasePairs, SEARCH_VECTOR_PROBE, searchIndex, searchVector } from "./search-vector";
 
 /** Texts shaped like the ones that trip a tokenizer: digit/letter mixes, `e` between digits,
  * underscores, case, repeats past PostgreSQL's 255 positions per lexeme. Deterministic. */
@@ -56,5 +56,75 @@ describe.each(BACKENDS)("searchVector equals to_tsvector('simple', …) on %s", 
           WHERE to_tsvector('simple', t) <> v::tsvector`,
     );
     expect(differing).toEqual([]);
+  });
+});
+
+describe("word pairs", () => {
+  test("a task lists the pair of every two adjacent words, as a phrase search hashes them", () => {
+    const words = searchWords("Set -euo pipefail; sqlite3 /app/db.sqlite < out_2.sql\nset EUO");
+    const index = searchIndex(words);
+    const tokens = words.toLowerCase().split(/[ _]+/);
+    const expected = new Set(tokens.slice(1).flatMap((w, i) => phrasePairs(`${tokens[i]} ${w}`) ?? []));
+    expect(new Set(index?.pairs)).toEqual(expected);
+    expect(index?.pairs.length).toBe(tokens.length - 2); // "set euo" comes twice, listed once
+    expect([...(index?.pairs ?? [])]).toEqual([...(index?.pairs ?? [])].sort((a, b) => a - b));
+    expect(index?.pairs).not.toContain(0);
+    // A phrase of three words is its two pairs; one word, or words PostgreSQL reads otherwise, none.
+    expect(phrasePairs("set euo pipefail")).toEqual([...(phrasePairs("set euo") ?? []), ...(phrasePairs("euo pipefail") ?? [])]);
+    expect(phrasePairs("sqlite3")).toBeNull();
+    expect(phrasePairs("1e5x y")).toBeNull();
+    expect(phrasePairs("caf\u00e9 au lait")).toBeNull();
+    expect(phrasePairs("out_2")).toEqual(phrasePairs("OUT 2"));
+  });
+
+  test("what a parent lacks", () => {
+    expect([...pairsMissing(Int32Array.from([-5, 1, 2, 7, 9]), Int32Array.from([-9, 1, 7, 8]))]).toEqual([-5, 2, 9]);
+    expect([...pairsMissing(Int32Array.from([1, 2]), new Int32Array(0))]).toEqual([1, 2]);
+    expect([...pairsMissing(new Int32Array(0), Int32Array.from([1]))]).toEqual([]);
+  });
+});
+
+describe.each(BACKENDS)("word pairs hold every phrase PostgreSQL matches on %s", (backend) => {
+  let database: TestDatabase;
+  beforeAll(async () => {
+    database = await createTestDatabase(backend);
+  });
+  afterAll(async () => {
+    await database.close();
+  });
+
+  test("for every text it covers: a phrase the vector matches has all its pairs listed", async () => {
+    // Phrases of two and three words of each text's own vocabulary, adjacent or not.
+    const cases: { t: string; phrase: string; listed: boolean }[] = [];
+    let seed = 7;
+    const pick = <T>(xs: T[]): T => {
+      seed = (seed * 1103515245 + 12345) & 0x7fffffff;
+      return xs[seed % xs.length] as T;
+    };
+    for (const t of corpus(1500)) {
+      const index = searchIndex(t);
+      const tokens = t.toLowerCase().split(/[ _]+/).filter((w) => w !== "");
+      if (!index || tokens.length < 2) continue;
+      const listed = new Set(index.pairs);
+      for (let k = 0; k < 3; k++) {
+        const at = tokens.indexOf(pick(tokens));
+        const phrase = k === 0 ? `${pick(tokens)} ${pick(tokens)}` : tokens.slice(at, at + k + 1).join(" ");
+        const pairs = phrasePairs(phrase);
+        if (pairs) cases.push({ t, phrase, listed: pairs.every((p) => listed.has(p)) });
+      }
+    }
+    expect(cases.filter((c) => !c.listed).length).toBeGreaterThan(100);
+    const missed = await execRows<{ phrase: string }>(
+      database.db,
+      sql`SELECT phrase FROM json_to_recordset(${JSON.stringify(cases)}::json) AS r(t text, phrase text, listed boolean)
+          WHERE NOT listed AND to_tsvector('simple', t) @@ phraseto_tsquery('simple', phrase)`,
+    );
+    expect(missed).toEqual([]);
+    const matched = await execRows<{ n: number }>(
+      database.db,
+      sql`SELECT count(*)::int AS n FROM json_to_recordset(${JSON.stringify(cases)}::json) AS r(t text, phrase text, listed boolean)
+          WHERE to_tsvector('simple', t) @@ phraseto_tsquery('simple', phrase)`,
+    );
+    expect(matched[0]?.n).toBeGreaterThan(500);
   });
 });

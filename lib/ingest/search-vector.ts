@@ -22,20 +22,37 @@ const MAX_WORD = 200;
 const OUTSIDE_RULES = /[^a-zA-Z0-9_ ]/;
 const SCIENTIFIC = /^[0-9]+e[0-9]/;
 
+/** A task's search index as the reader builds it (searchIndex). */
+export interface SearchIndex {
+  /** the tsvector literal to_tsvector('simple', words) gives */
+  vector: string;
+  /** the hashes of every pair of adjacent words (wordPair), sorted, each once */
+  pairs: Int32Array;
+}
+
 /**
  * The tsvector literal to_tsvector('simple', words) gives, for `words` as searchWords returns
- * them; null when the database has to compute it.
+ * them, and the pairs of adjacent words a phrase search can match in it; null when the database
+ * has to compute the vector.
  */
-export function searchVector(words: string): string | null {
+export function searchIndex(words: string): SearchIndex | null {
   if (OUTSIDE_RULES.test(words)) return null;
   const lower = words.toLowerCase();
   const lexemes = new Map<string, number[]>();
+  // A word pair for every position after the first: at most one per character.
+  const pairs = new Int32Array(Math.ceil(lower.length / 2));
+  let pairCount = 0;
+  let previous = 0;
+  let hash = FNV_OFFSET;
   let position = 0;
   let start = 0;
   // One pass over the characters: a token ends at a space or `_` (and at the end).
   for (let i = 0; i <= lower.length; i++) {
     const c = i < lower.length ? lower.charCodeAt(i) : 32;
-    if (c !== 32 && c !== 95) continue;
+    if (c !== 32 && c !== 95) {
+      hash = Math.imul(hash ^ c, FNV_PRIME);
+      continue;
+    }
     if (i > start) {
       const token = lower.slice(start, i);
       if (token.length > MAX_WORD || SCIENTIFIC.test(token)) return null;
@@ -44,12 +61,86 @@ export function searchVector(words: string): string | null {
       const positions = lexemes.get(token);
       if (positions === undefined) lexemes.set(token, [position]);
       else if (positions.length < MAX_POSITIONS) positions.push(position);
+      if (position > 1) pairs[pairCount++] = wordPair(previous, hash);
+      previous = hash;
     }
+    hash = FNV_OFFSET;
     start = i + 1;
   }
   const parts: string[] = [];
   for (const [lexeme, positions] of lexemes) parts.push(`'${lexeme}':${positions.join(",")}`);
-  return parts.join(" ");
+  return { vector: parts.join(" "), pairs: sortedUnique(pairs.subarray(0, pairCount)) };
+}
+
+/** searchIndex's vector alone. */
+export function searchVector(words: string): string | null {
+  return searchIndex(words)?.vector ?? null;
+}
+
+// Word pairs (migration 0020, db/queries/task-search.ts phraseScope). PostgreSQL matches a phrase
+// `a <-> b` on the positions in a task's vector, which its GIN index does not keep: every task
+// with both words is read. A task's row in task_search also lists hashes of its adjacent word
+// pairs — only those its parent's text lacks, when the reader knows the parent's (a child
+// repeats most of its parent's text) — so that the tasks a phrase can match are found from the
+// few that brought each of its pairs into their lineage, and their descendants.
+
+const FNV_OFFSET = 0x811c9dc5 | 0;
+const FNV_PRIME = 0x01000193;
+
+/** The pair of two words' FNV-1a hashes, as an int4 that is never 0 (0 marks a task whose
+ * pairs are not known: PAIRS_UNKNOWN). */
+export function wordPair(first: number, second: number): number {
+  let h = Math.imul(first ^ Math.imul(second, 0x9e3779b1), 0x85ebca6b);
+  h ^= h >>> 13;
+  h = Math.imul(h, 0xc2b2ae35);
+  h ^= h >>> 16;
+  return h === 0 ? 1 : h | 0;
+}
+
+/** The pairs of a task whose words are not read here: it stands for every pair. */
+export const PAIRS_UNKNOWN: readonly number[] = [0];
+
+function wordHash(word: string): number {
+  let h = FNV_OFFSET;
+  for (let i = 0; i < word.length; i++) h = Math.imul(h ^ word.charCodeAt(i), FNV_PRIME);
+  return h;
+}
+
+function sortedUnique(values: Int32Array): Int32Array {
+  values.sort();
+  let n = 0;
+  for (let i = 0; i < values.length; i++) {
+    const v = values[i] as number;
+    if (n === 0 || values[n - 1] !== v) values[n++] = v;
+  }
+  return values.slice(0, n);
+}
+
+/** The values of sorted `of` that sorted `without` lacks. */
+export function pairsMissing(of: Int32Array, without: Int32Array): Int32Array {
+  const out = new Int32Array(of.length);
+  let n = 0;
+  let j = 0;
+  for (let i = 0; i < of.length; i++) {
+    const v = of[i] as number;
+    while (j < without.length && (without[j] as number) < v) j++;
+    if (j >= without.length || without[j] !== v) out[n++] = v;
+  }
+  return out.slice(0, n);
+}
+
+/**
+ * The word pairs of a phrase as a search term (searchWords' output, lib/tasks/search.ts), hashed
+ * as searchIndex hashes a task's; null when the term is one word, or when PostgreSQL could read
+ * its words otherwise than searchIndex (then it has no pairs to look up).
+ */
+export function phrasePairs(term: string): number[] | null {
+  if (OUTSIDE_RULES.test(term)) return null;
+  const words = term.toLowerCase().split(/[ _]+/).filter((w) => w !== "");
+  if (words.length < 2 || words.some((w) => w.length > MAX_WORD || SCIENTIFIC.test(w))) return null;
+  const out = new Set<number>();
+  for (let i = 1; i < words.length; i++) out.add(wordPair(wordHash(words[i - 1] as string), wordHash(words[i] as string)));
+  return [...out];
 }
 
 /** A text exercising every rule above; RunWriter compares the database's vector of it with ours. */

@@ -12,7 +12,7 @@ import { sha256 } from "../content";
 import { IssueList, type IngestIssue } from "../errors";
 import { readHarborTask, searchableText } from "../harbor-task";
 import { readHarborTrial, type ParsedTrial } from "../harbor-trial";
-import { searchVector } from "../search-vector";
+import { pairsMissing, searchIndex } from "../search-vector";
 import { isDirectorySync } from "../walk";
 import type { EvalRecord, LineageRecord } from "./schemas";
 
@@ -45,31 +45,38 @@ export interface CandidateResult {
 }
 
 /**
- * Where the statements of the scripts of accepted tasks read before in this thread lie, by task id:
- * a child's scripts are parsed from the last statement they share with its parent's
- * (lib/metrics/outlines). Children come a round after their parents, and read-run.ts sends a
- * child to its parent's thread; a round of accepted tasks is ≈ 2,500 at paper scale, ≈ 1,250 a thread.
+ * What a child needs of an accepted task read before in this thread, by task id: where the
+ * statements of its scripts lie (a child's scripts are parsed from the last statement they share
+ * with its parent's, lib/metrics/outlines) and its word pairs (a child lists only the pairs its
+ * parent lacks, search-vector.ts). Children come a round after their parents, and read-run.ts
+ * sends a child to its parent's thread; a round of accepted tasks is ≈ 2,500 at paper scale,
+ * ≈ 1,250 a thread.
  */
-const parentOutlines = new Map<string, Outline[]>();
+interface KeptParent {
+  outlines: Outline[];
+  /** null until its search index is built, or when the database builds its vector */
+  pairs: Int32Array | null;
+}
+const parents = new Map<string, KeptParent>();
 const PARENTS_KEPT = 3072;
 
-function keepOutlines(taskId: string, outlines: Outline[]): void {
-  parentOutlines.set(taskId, outlines);
-  if (parentOutlines.size > PARENTS_KEPT) {
-    const oldest = parentOutlines.keys().next().value;
-    if (oldest !== undefined) parentOutlines.delete(oldest);
+function keepParent(taskId: string, outlines: Outline[]): void {
+  parents.set(taskId, { outlines, pairs: null });
+  if (parents.size > PARENTS_KEPT) {
+    const oldest = parents.keys().next().value;
+    if (oldest !== undefined) parents.delete(oldest);
   }
 }
 
 /** Forget the kept outlines: an import read in the calling thread (a server upload) leaves
  * nothing behind. */
 export function forgetParents(): void {
-  parentOutlines.clear();
+  parents.clear();
 }
 
 /** How many accepted tasks' outlines this thread keeps (tests). */
 export function keptParents(): number {
-  return parentOutlines.size;
+  return parents.size;
 }
 
 export function contentHashOf(files: { path: string; stored: { hash: string } }[]): string {
@@ -95,7 +102,8 @@ export async function readCandidate(job: CandidateJob): Promise<CandidateResult>
     // checked; any task can be a side of a diff.
     // An accepted task's pytest files are read whole by the checks (module constants first), so
     // they are parsed whole from the start.
-    const parent = rec.parent_id === null ? undefined : parentOutlines.get(rec.parent_id);
+    const kept = rec.parent_id === null ? undefined : parents.get(rec.parent_id);
+    const parent = kept?.outlines;
     const earlier = parent && (rec.status === "accepted" ? parent.filter((o) => o.grammar === "bash") : parent);
     const { metrics, readings } = await withTreeReuse(
       async () => {
@@ -111,13 +119,19 @@ export async function readCandidate(job: CandidateJob): Promise<CandidateResult>
           rec.status === "accepted"
             ? (outlines) => {
                 const texts = new Set(parsed.texts.values());
-                keepOutlines(rec.task_id, outlines.filter((o) => texts.has(o.text)));
+                keepParent(rec.task_id, outlines.filter((o) => texts.has(o.text)));
               }
             : undefined,
       },
     );
     const searchText = searchableText(parsed.texts);
-    const vector = searchVector(searchText);
+    const index = searchIndex(searchText);
+    const vector = index?.vector ?? null;
+    const self = index && rec.status === "accepted" ? parents.get(rec.task_id) : undefined;
+    if (self) self.pairs = index?.pairs ?? null;
+    // Only the pairs its parent lacks, when the parent's are known here (read in this import).
+    const parentPairs = kept?.pairs;
+    const pairs = index && (parentPairs ? pairsMissing(index.pairs, parentPairs) : index.pairs);
     const headline = job.evals.find((e) => e.model === job.solverModel) ?? job.evals[0];
     task = {
       row: {
@@ -145,6 +159,8 @@ export async function readCandidate(job: CandidateJob): Promise<CandidateResult>
       },
       searchText: vector === null || job.searchText ? searchText : null,
       searchVector: vector,
+      searchPairs: pairs ? Array.from(pairs) : null,
+      searchPairsFrom: pairs && parentPairs ? rec.parent_id : null,
       files: parsed.files,
       readings,
       evals: job.evals.map((e) => ({ model: e.model, k: e.k, n: e.n, successes: e.successes, meanReward: e.mean_reward ?? null })),
