@@ -50,6 +50,9 @@ function queries(run: string, operator: string, extId: string): [string, Query][
     ["full-text phrase 'set -euo pipefail'", { run, q: '"set -euo pipefail"', limit: 50 }],
     ["full-text phrase, words never adjacent '\"pipefail sqlite3\"'", { run, q: '"pipefail sqlite3"', limit: 50 }],
     ["full-text two words anywhere 'pipefail sqlite3'", { run, q: "pipefail sqlite3", limit: 50 }],
+    ["full-text phrase, words never adjacent '\"useradd -m\"'", { run, q: '"useradd -m"', limit: 50 }],
+    ["full-text phrase 'tar -czf'", { run, q: '"tar -czf"', limit: 50 }],
+    ["full-text phrase 'git init'", { run, q: '"git init"', limit: 50 }],
     ["deep page (offset 20000)", { run, limit: 50, cursor: at(20000) }],
     ["deep page (offset 60000)", { run, limit: 50, cursor: at(60000) }],
     ["deep page, sort -solution_lines (offset 20000)", { run, sort: "-solution_lines", limit: 50, cursor: at(20000) }],
@@ -58,6 +61,7 @@ function queries(run: string, operator: string, extId: string): [string, Query][
     ["all runs, full-text 'sqlite3', sort -instruction_words", { q: "sqlite3", sort: "-instruction_words", limit: 50 }],
     ["all runs, phrase 'set -euo pipefail'", { q: '"set -euo pipefail"', limit: 50 }],
     ["all runs, phrase + rejected", { q: '"set -euo pipefail"', status: "rejected", limit: 50 }],
+    ["all runs, phrase never adjacent '\"pipefail sqlite3\"'", { q: '"pipefail sqlite3"', limit: 50 }],
     ["facets (run)", "facets"],
     ["facets (all runs)", "facets-all"],
   ];

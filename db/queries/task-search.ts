@@ -57,7 +57,7 @@ export type PhraseScope = SQL | null;
 const SCOPE_MAX_INTRODUCERS = 1000;
 /** …unless the tasks under them are more than this: then the phrase is common enough for the
  * statements to find their matches soon without it, and a longer list costs more than it saves. */
-const SCOPE_MAX_TASKS = 2000;
+const SCOPE_MAX_TASKS = 6000;
 
 /**
  * The tasks a search's phrases can match, found from their word pairs (migration 0020): a task
@@ -69,10 +69,9 @@ const SCOPE_MAX_TASKS = 2000;
  * A phrase whose words are common but never adjacent has no task bringing its pair in, so
  * nothing is left to check.
  *
- * The ids are read here, in their own statement, and reach the search's statements as a literal:
- * as a subquery, the planner joined it the wrong way round (every candidate's ancestors found by
- * a path range: seconds). The tasks bringing the pair in are found first, from the GIN index (a
- * CTE): under the LIMIT the planner would rather scan task_search, reading every row's pairs.
+ * Each step is its own statement, and the ids reach the search's statements as a literal: as
+ * one subquery, the planner joined it the wrong way round (every candidate's ancestors found by a
+ * path range: seconds), or under the LIMIT scanned task_search reading every row's pairs.
  */
 export async function phraseScope(q: Db, text: string): Promise<PhraseScope> {
   const hashes = [...new Set(searchTerms(text).flatMap((t) => phrasePairs(t) ?? []))];
@@ -85,16 +84,26 @@ export async function phraseScope(q: Db, text: string): Promise<PhraseScope> {
   );
   const [rarest] = counts.sort((a, b) => a.n - b.n);
   if (!rarest || rarest.n > SCOPE_MAX_INTRODUCERS) return null;
+  // The tasks bringing it in, by materialized path ("/12/57/301/"); one under another is covered.
+  const brought = await execRows<{ path: string }>(
+    q,
+    sql`SELECT a.path FROM ${taskSearch} i JOIN ${tasks} a ON a.id = i.task_id WHERE i.pairs && ${`{${rarest.pair},0}`}::int[]`,
+  );
+  const tops: string[] = [];
+  for (const { path } of brought.sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0))) {
+    const last = tops[tops.length - 1];
+    if (last === undefined || !path.startsWith(last)) tops.push(path);
+  }
+  if (tops.length === 0) return sql.raw(`'{}'::int[]`);
+  // Each one's subtree: its path's range (text_pattern_ops index); "/12/" < "/12/…" < "/120".
   const rows = await execRows<{ id: number }>(
     q,
-    sql`WITH brought AS MATERIALIZED (
-          SELECT a.path FROM ${taskSearch} i JOIN ${tasks} a ON a.id = i.task_id WHERE i.pairs && ${`{${rarest.pair},0}`}::int[])
-        SELECT d.id FROM brought JOIN ${tasks} d ON d.path ~>=~ brought.path AND d.path ~<~ (left(brought.path, -1) || '0')
+    sql`SELECT d.id FROM unnest(string_to_array(${tops.join(" ")}, ' ')) AS b(path)
+        JOIN ${tasks} d ON d.path ~>=~ b.path AND d.path ~<~ (left(b.path, -1) || '0')
         LIMIT ${SCOPE_MAX_TASKS + 1}`,
   );
   if (rows.length > SCOPE_MAX_TASKS) return null;
-  // A task under two of them comes twice.
-  const ids = [...new Set(rows.map((r) => Number(r.id)))].sort((a, b) => a - b);
+  const ids = rows.map((r) => Number(r.id)).sort((a, b) => a - b);
   if (!ids.every(Number.isSafeInteger)) return null;
   return sql.raw(`'{${ids.join(",")}}'::int[]`);
 }
