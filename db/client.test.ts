@@ -2,6 +2,7 @@ import { spawnSync } from "node:child_process";
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
+import { types } from "@electric-sql/pglite";
 import { sql } from "drizzle-orm";
 import { describe, expect, test, vi } from "vitest";
 import { defaultReaderThreads } from "@/lib/ingest/native/read-run";
@@ -60,7 +61,7 @@ describe.each(BACKENDS)("a json parameter on %s", (backend) => {
   test("arrives whole, every character of it, as a value and as a recordset (PGlite: sent as UTF-8 bytes)", async () => {
     const database = await createTestDatabase(backend);
     try {
-      if (backend === "pglite") expect(database.pglite?.serializers[114]).toBe(jsonParameter);
+      if (backend === "pglite") expect(database.pglite?.serializers[types.JSON]).toBe(jsonParameter);
       const rows = [
         { k: 1, s: "plain ascii" },
         { k: 2, s: "accents éàü, CJK 漢字, emoji 🧪 (a surrogate pair), quote \" and backslash \\" },
