@@ -136,7 +136,7 @@ export function textMatch(q: string, plan: SearchPlan, scope: PhraseScope = null
   // against it (hashed), and reads the vectors of those in it only.
   if (scope) return sql`((${tasks.id} = ANY(${scope}) AND ${ownVector}) OR ${byId})`;
   if (plan === "walk") return sql`(${ownVector} OR ${byId})`;
-  const inSet = sql`${tasks.id} IN (SELECT s.task_id FROM ${taskSearch} s WHERE ${searchRowMatch(q, false, scope)} OFFSET 0)`;
+  const inSet = sql`${tasks.id} IN (SELECT s.task_id FROM ${taskSearch} s WHERE ${searchRowMatch(q, false)} OFFSET 0)`;
   return needsPositions(terms) ? sql`${inSet} AND (${ownVector} OR ${byId})` : inSet;
 }
 
@@ -154,7 +154,7 @@ export async function searchPlans(q: Db, text: string, stopAfters: number[], sco
   // The matches are counted only as far as the largest threshold a statement could reach.
   const [row] = await execRows<{ tasks: number; matches: number }>(
     q,
-    sql`SELECT w.tasks, (SELECT count(*)::int FROM (SELECT 1 FROM ${taskSearch} s WHERE s.search @@ ${termQueries(terms).words}${scope ? sql` AND s.task_id = ANY(${scope})` : sql``} LIMIT w.n) AS m) AS matches
+    sql`SELECT w.tasks, (SELECT count(*)::int FROM (SELECT 1 FROM ${taskSearch} WHERE ${taskSearch.search} @@ ${termQueries(terms).words} LIMIT w.n) AS m) AS matches
         FROM (SELECT c.tasks, coalesce(max(t.n) FILTER (WHERE t.n <= c.tasks), 0)::int AS n
               FROM (SELECT greatest(reltuples, 1)::float8 AS tasks FROM pg_class WHERE oid = ${getTableName(taskSearch)}::regclass) AS c,
                    LATERAL (SELECT ceil(sqrt(${WALK_COST}::float8 * stop * c.tasks)) AS n FROM unnest(${`{${finite.join(",")}}`}::int[]) AS stop) AS t
