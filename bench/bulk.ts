@@ -62,8 +62,8 @@ async function prepare(db: Db, work: string): Promise<Record<string, number>> {
     LIMIT ${Number(args.total)}`);
   // Each copy searchable as its original (task_search, migration 0013).
   await db.execute(sql`
-    INSERT INTO task_search (task_id, search)
-    SELECT c.id, s.search
+    INSERT INTO task_search (task_id, run_id, search)
+    SELECT c.id, c.run_id, s.search
     FROM tasks c
     JOIN tasks t ON t.run_id = (SELECT id FROM runs WHERE name = 'source') AND t.ext_id = regexp_replace(c.ext_id, '-c[0-9]+$', '')
     JOIN task_search s ON s.task_id = t.id

@@ -20,7 +20,7 @@ const TASK_KEYS = [
   "passAt1", "meanReward",
 ] as const satisfies readonly (keyof NewTask)[];
 export const TASKS = recordset(tasks, TASK_KEYS);
-export const TASK_SEARCH = recordset(taskSearch, ["taskId", "pairs"]);
+export const TASK_SEARCH = recordset(taskSearch, ["taskId", "runId", "pairs"]);
 /** A search row's vector: the reader's, or to_tsvector of the text where the database builds it. */
 export const SEARCH_VECTOR = {
   columns: sql`search`,

@@ -18,6 +18,7 @@ import { blobs, evals, logChunks, runs, taskFiles, tasks, taskSearch, trialLogs,
 /** A row of task_search as it travels: the vector, or the text the database makes it from. */
 interface SearchRow {
   taskId: number;
+  runId: number;
   searchText: string | null;
   searchVector: string | null;
   /** word-pair hashes (lib/ingest/search-vector.ts); PAIRS_UNKNOWN stands for every pair */
@@ -353,7 +354,7 @@ export class RunWriter {
     if (vector === null && t.searchText === null) throw new Error(`task ${t.row.extId}: no search text and no search vector`);
     const from = t.searchPairsFrom ?? null;
     const pairs = vector !== null && t.searchPairs && parentExtId !== undefined && (from === null || from === parentExtId) ? t.searchPairs : PAIRS_UNKNOWN;
-    return { taskId, searchText: vector === null ? t.searchText : null, searchVector: vector, pairs };
+    return { taskId, runId: this.runId, searchText: vector === null ? t.searchText : null, searchVector: vector, pairs };
   }
 
   /** The last writes of a good import: the pending rows, lineage (below), the GIN pending

@@ -27,17 +27,17 @@ describe.each(BACKENDS)("task list totals on %s", (backend) => {
              'h' || g, g % 16, 'op-' || (g % 3), 'cat-' || (g % 2), g
       FROM generate_series(1, ${N}) AS g`);
     await db.execute(sql`
-      INSERT INTO task_search (task_id, search)
-      SELECT id, to_tsvector('simple', 'set euo pipefail ' || CASE WHEN g % 2 = 1 THEN 'sqlite3 ' ELSE '' END ||
+      INSERT INTO task_search (task_id, run_id, search)
+      SELECT id, run_id, to_tsvector('simple', 'set euo pipefail ' || CASE WHEN g % 2 = 1 THEN 'sqlite3 ' ELSE '' END ||
                                        CASE WHEN g % 100 = 0 THEN 'crontab' ELSE '' END)
-      FROM (SELECT id, substring(ext_id FROM 5)::int AS g FROM tasks WHERE run_id = (SELECT id FROM runs WHERE name = 'big')) AS t`);
+      FROM (SELECT id, run_id, substring(ext_id FROM 5)::int AS g FROM tasks WHERE run_id = (SELECT id FROM runs WHERE name = 'big')) AS t`);
     await db.execute(sql`
       INSERT INTO tasks (run_id, ext_id, status, content_hash, round, operator)
       SELECT (SELECT id FROM runs WHERE name = 'small'), 'small-' || g, 'accepted', 's' || g, 1, 'op-x'
       FROM generate_series(1, 7) AS g`);
     await db.execute(sql`
-      INSERT INTO task_search (task_id, search)
-      SELECT id, to_tsvector('simple', 'set euo pipefail') FROM tasks WHERE run_id = (SELECT id FROM runs WHERE name = 'small')`);
+      INSERT INTO task_search (task_id, run_id, search)
+      SELECT id, run_id, to_tsvector('simple', 'set euo pipefail') FROM tasks WHERE run_id = (SELECT id FROM runs WHERE name = 'small')`);
     // Half without pass@k (rejected tasks have none), with ties, for the descending sorts.
     await db.execute(sql`INSERT INTO runs (name, format) VALUES ('nulls', 'native')`);
     await db.execute(sql`
@@ -234,7 +234,7 @@ describe.each(BACKENDS)("task list totals on %s", (backend) => {
     }
   });
 
-  test("a search over every task is counted in task_search alone, ids included; other filters still count", async () => {
+  test("a search over every task or a run's is counted in task_search alone, ids included; other filters still count", async () => {
     const db = database.db;
     const wide = { plain: 2 * N, word: 2 * N, phrase: 2 * N };
     // 'big' and 'small' say "set euo pipefail"; 'nulls' has no text.
@@ -247,6 +247,14 @@ describe.each(BACKENDS)("task list totals on %s", (backend) => {
     expect(await countTasks(db, { q: "small-3", limit: 50 })).toEqual({ total: 1, isEstimate: false });
     expect(await countTasks(db, { q: "crontab", limit: 50 })).toEqual({ total: 12, isEstimate: false });
     expect(await countTasks(db, { q: "crontab", round: 4, limit: 50 })).toEqual({ total: 3, isEstimate: false });
+    // Within a run, only its tasks count (task_search.run_id): the page of 5 is full, so these are counted.
+    expect(await listTasks(db, { run: "small", q: "pipefail", limit: 5 }, wide)).toMatchObject({ total: 7, total_is_estimate: false });
+    expect(await listTasks(db, { run: "small", q: '"set euo pipefail"', limit: 5 }, wide)).toMatchObject({ total: 7, total_is_estimate: false });
+    expect(await listTasks(db, { run: "big", q: "pipefail", limit: 5 }, wide)).toMatchObject({ total: N, total_is_estimate: false });
+    expect(await countTasks(db, { run: "small", q: "pipefail", limit: 50 })).toEqual({ total: 7, isEstimate: false });
+    expect(await countTasks(db, { run: "big", q: "small-3", limit: 50 })).toEqual({ total: 0, isEstimate: false });
+    expect(await countTasks(db, { run: "small", q: "small-3", limit: 50 })).toEqual({ total: 1, isEstimate: false });
+    expect(await countTasks(db, { run: "no-such-run", q: "pipefail", limit: 50 })).toEqual({ total: 0, isEstimate: false });
   });
 
   test("facets list operators, categories and the last round", async () => {

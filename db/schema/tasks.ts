@@ -146,6 +146,10 @@ export const taskSearch = pgTable(
     taskId: integer("task_id")
       .primaryKey()
       .references(() => tasks.id, { onDelete: "cascade" }),
+    /** The task's run, copied (a task never changes run): a search within a run is counted in this
+     * table alone (db/queries/tasks.ts countMatches). Deliberately not indexed: an index would let
+     * the planner walk a run's rows checking each vector instead of asking the GIN index (0021). */
+    runId: integer("run_id").notNull(),
     search: tsvector("search").notNull(),
     /** Hashes of adjacent word pairs, for phrase searches (lib/ingest/search-vector.ts): only those
      * its parent lacks; {0} stands for every pair (migration 0020). */

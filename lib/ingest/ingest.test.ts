@@ -263,5 +263,18 @@ describe.each(BACKENDS)("native ingest on %s", (backend) => {
     expect((await listTasks(database.db, { q: "out-2.txt", limit: 50 })).items.map((t) => t.task_id)).toEqual(["b1"]);
     expect((await listTasks(database.db, { round_min: 1, round_max: 1, limit: 50 })).total).toBe(2);
     expect((await listTasks(database.db, { run: "nope", limit: 50 })).total).toBe(0);
+    // Every search row holds its task's run (migration 0021): a search within a run is counted there.
+    await ingestPath(database.db, fixture("table-twin"));
+    expect((await listTasks(database.db, { q: "out-2.txt", limit: 1 })).total).toBe(2);
+    const [rows] = await execRows<{ wrong: number; runs: number }>(
+      database.db,
+      sql`SELECT count(*) FILTER (WHERE s.run_id <> t.run_id)::int AS wrong, count(DISTINCT s.run_id)::int AS runs
+          FROM task_search s JOIN tasks t ON t.id = s.task_id`,
+    );
+    expect(rows).toMatchObject({ wrong: 0 });
+    expect(Number(rows?.runs)).toBeGreaterThan(1);
+    // A full page of one: the run's total is counted (every task says "done"), the twin's not in it.
+    expect(await listTasks(database.db, { run: "table", q: "done", limit: 1 })).toMatchObject({ total: 5, total_is_estimate: false });
+    expect(await listTasks(database.db, { q: "done", limit: 1 })).toMatchObject({ total: 10, total_is_estimate: false });
   });
 });
