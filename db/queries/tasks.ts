@@ -183,19 +183,26 @@ async function pageRows(q: Db, where: SQL | undefined, f: TaskFilter, offset: nu
 /** TaskFilter keys that page or order the set; every other key narrows it. */
 const NOT_NARROWING: ReadonlySet<string> = new Set(["q", "sort", "cursor", "limit"] satisfies (keyof TaskFilter)[]);
 
+/** Whether a filter is a text search and nothing else but, at most, a run. */
+function searchOnly(f: TaskFilter): f is TaskFilter & { q: string } {
+  return Boolean(f.q) && Object.entries(f).every(([key, value]) => value === undefined || key === "run" || NOT_NARROWING.has(key));
+}
+
+/** Whether `q` has a phrase its word pairs did not narrow (phraseScope): its positions are read
+ * from each candidate's vector. */
+function unnarrowedPhrase(q: string, scope: PhraseScope): boolean {
+  return scope === null && needsPositions(searchTerms(q));
+}
+
 /**
- * Whether a text search is counted in task_search alone (one row per task, with its run; migration
- * 0021): its GIN index's rows, no join with tasks, where a join hashed every match of a common word
- * first. So is a search and nothing else, over every task — and within a run, one of words, or of
- * phrases narrowed to a few tasks (phraseScope). A phrase of common words within a run is counted
- * along the run's tasks instead, checking a vector per task until the cap: the GIN index would
- * first intersect every match of each of its words.
+ * Whether a count is read in task_search alone (one row per task, with its run; migration 0021):
+ * the GIN index's rows, no join with tasks, where a join first hashed every match of a common
+ * word. So is a search and nothing else, over every task or within a run — but for a phrase of
+ * common words (`plan` "walk", searchPlans), counted along the tasks instead, a vector each until
+ * the cap: through the index, every match of each of its words was intersected first.
  */
-function countedInSearchTable(f: TaskFilter, scope: PhraseScope): f is TaskFilter & { q: string } {
-  if (!f.q) return false;
-  const narrowing = Object.entries(f).filter(([key, value]) => value !== undefined && !NOT_NARROWING.has(key));
-  if (narrowing.length === 0) return true;
-  return narrowing.length === 1 && narrowing[0]?.[0] === "run" && (scope !== null || !needsPositions(searchTerms(f.q)));
+function countedInSearchTable(f: TaskFilter, plan: SearchPlan, scope: PhraseScope): f is TaskFilter & { q: string } {
+  return searchOnly(f) && !(plan === "walk" && unnarrowedPhrase(f.q, scope));
 }
 
 /**
@@ -205,7 +212,7 @@ function countedInSearchTable(f: TaskFilter, scope: PhraseScope): f is TaskFilte
  */
 export async function countMatches(q: Db, f: TaskFilter, upTo: number, plan: SearchPlan, scope: PhraseScope = null): Promise<number> {
   const inRun = f.run ? sql` AND s.run_id = (SELECT id FROM runs WHERE name = ${f.run})` : sql``;
-  const from = countedInSearchTable(f, scope)
+  const from = countedInSearchTable(f, plan, scope)
     ? sql`SELECT 1 FROM ${taskSearch} s WHERE ${searchRowMatch(f.q, true, scope)}${inRun}`
     : sql`SELECT 1 FROM ${tasks} WHERE ${taskFilterWhere(f, plan, scope) ?? sql`true`}`;
   const [row] = await execRows<{ n: number }>(q, sql`SELECT count(*)::int AS n FROM (${from} LIMIT ${upTo}) AS capped`);
@@ -221,7 +228,7 @@ export async function listTasks(db: Db, f: TaskFilter, caps: CountCaps = COUNT_C
     // A page ends at its last row (pageRows); a count at its cap.
     const scope = f.q ? await phraseScope(q, f.q) : null;
     const [pagePlan = "set", countPlan = "set"] = f.q
-      ? await searchPlans(q, f.q, [offset + limit + 1, countedInSearchTable(f, scope) ? Infinity : cap + 1], scope)
+      ? await searchPlans(q, f.q, [offset + limit + 1, searchOnly(f) && !unnarrowedPhrase(f.q, scope) ? Infinity : cap + 1], scope)
       : [];
     const rows = await pageRows(q, taskFilterWhere(f, pagePlan, scope), f, offset, limit);
     // A page that ends the list gives the total; otherwise count, but stop at the cap.
