@@ -73,6 +73,7 @@ test("task table filters, sorts, searches and keeps the view in the URL", async 
   await expect(page).toHaveURL(/q=sqlite3/);
   await settled(page);
   await expect(rows.first()).toBeVisible();
+  await expect(page.getByText("Matching “sqlite3”", { exact: true })).toBeVisible();
   // Under each result, the line where it matched, the word marked; it opens the file at that line.
   const snippet = page.locator("tr[data-snippet-of]").first();
   await expect(snippet.locator("mark").first()).toHaveText(/^sqlite3$/i);
@@ -89,6 +90,10 @@ test("task table filters, sorts, searches and keeps the view in the URL", async 
   await expect(page).toHaveURL(href);
   const line = href.split("#")[1] ?? "";
   await expect(page.locator(`[id="${line}"]`)).toContainText(/sqlite3/i);
+
+  // A phrase keeps its own quotes in the heading, none added around them.
+  await page.goto(`/tasks?run=demo&q=${encodeURIComponent('"set -euo pipefail"')}`);
+  await expect(page.getByText('Matching "set -euo pipefail"', { exact: true })).toBeVisible();
 });
 
 test("a task page shows instruction, metrics, lineage links and highlighted files", async ({ page }) => {

@@ -22,6 +22,11 @@ import { useTaskSearch } from "./use-task-search";
 
 export type TaskBrowserProps = { canReview?: boolean; isAdmin?: boolean };
 
+/** A search as the subtitle shows it: in quotes, unless it is a phrase already in its own. */
+function quoted(q: string): string {
+  return /^".*"$/.test(q.trim()) ? q.trim() : `“${q}”`;
+}
+
 export function TaskBrowser({ canReview = false, isAdmin = false }: TaskBrowserProps) {
   const router = useRouter();
   const { parsed, update, searchParams } = useTaskSearch();
@@ -103,7 +108,7 @@ export function TaskBrowser({ canReview = false, isAdmin = false }: TaskBrowserP
 
   return (
     <>
-      <PageHeader title="Tasks" subtitle={filter?.q ? `Matching “${filter.q}”` : filter?.run ? `Run ${filter.run}` : "All runs"} actions={toolbar} />
+      <PageHeader title="Tasks" subtitle={filter?.q ? `Matching ${quoted(filter.q)}` : filter?.run ? `Run ${filter.run}` : "All runs"} actions={toolbar} />
       <div className="flex flex-col gap-3">
         {!parsed.ok ? (
           <FilterError error={parsed.error} />
