@@ -85,6 +85,9 @@ const RANGE_COLUMNS: Record<RangeMetric, AnyPgColumn> = {
   pass_at_k: tasks.passAtK,
 };
 
+/** The id of the run named `name` (none: no task matches). */
+const runNamed = (name: string): SQL => sql`(SELECT id FROM ${runs} WHERE name = ${name})`;
+
 /**
  * The WHERE clause of a filter; shared with bulk actions so they apply to exactly this set.
  * `plan`: how a text search is matched (textMatch; searchPlans decides), by default as a set;
@@ -92,7 +95,7 @@ const RANGE_COLUMNS: Record<RangeMetric, AnyPgColumn> = {
  */
 export function taskFilterWhere(f: TaskFilter, plan: SearchPlan = "set", scope: PhraseScope = null): SQL | undefined {
   const c: (SQL | undefined)[] = [];
-  if (f.run) c.push(sql`${tasks.runId} = (SELECT id FROM runs WHERE name = ${f.run})`);
+  if (f.run) c.push(sql`${tasks.runId} = ${runNamed(f.run)}`);
   if (f.round !== undefined) c.push(eq(tasks.round, f.round));
   if (f.round_min !== undefined) c.push(gte(tasks.round, f.round_min));
   if (f.round_max !== undefined) c.push(lte(tasks.round, f.round_max));
@@ -211,7 +214,7 @@ function countedInSearchTable(f: TaskFilter, plan: SearchPlan, scope: PhraseScop
  * as in taskFilterWhere.
  */
 export async function countMatches(q: Db, f: TaskFilter, upTo: number, plan: SearchPlan, scope: PhraseScope = null): Promise<number> {
-  const inRun = f.run ? sql` AND s.run_id = (SELECT id FROM runs WHERE name = ${f.run})` : sql``;
+  const inRun = f.run ? sql` AND s.run_id = ${runNamed(f.run)}` : sql``;
   const from = countedInSearchTable(f, plan, scope)
     ? sql`SELECT 1 FROM ${taskSearch} s WHERE ${searchRowMatch(f.q, true, scope)}${inRun}`
     : sql`SELECT 1 FROM ${tasks} WHERE ${taskFilterWhere(f, plan, scope) ?? sql`true`}`;
@@ -227,8 +230,9 @@ export async function listTasks(db: Db, f: TaskFilter, caps: CountCaps = COUNT_C
     const cap = countCap(f, caps);
     // A page ends at its last row (pageRows); a count at its cap.
     const scope = f.q ? await phraseScope(q, f.q) : null;
+    // The count's plan matters only where a walk would take it out of task_search.
     const [pagePlan = "set", countPlan = "set"] = f.q
-      ? await searchPlans(q, f.q, [offset + limit + 1, searchOnly(f) && !unnarrowedPhrase(f.q, scope) ? Infinity : cap + 1], scope)
+      ? await searchPlans(q, f.q, [offset + limit + 1, countedInSearchTable(f, "walk", scope) ? Infinity : cap + 1], scope)
       : [];
     const rows = await pageRows(q, taskFilterWhere(f, pagePlan, scope), f, offset, limit);
     // A page that ends the list gives the total; otherwise count, but stop at the cap.
@@ -344,7 +348,7 @@ export async function getTaskFile(db: Db, id: number, path: string): Promise<Tas
 }
 
 export async function getFacets(db: Db, runName?: string): Promise<FacetsJson> {
-  const runFilter = runName ? sql`run_id = (SELECT id FROM runs WHERE name = ${runName})` : sql`true`;
+  const runFilter = runName ? sql`run_id = ${runNamed(runName)}` : sql`true`;
   const ops = await execRows<{ v: string }>(db, sql`SELECT DISTINCT operator AS v FROM tasks WHERE ${runFilter} AND operator IS NOT NULL ORDER BY 1`);
   const cats = await execRows<{ v: string }>(db, sql`SELECT DISTINCT category AS v FROM tasks WHERE ${runFilter} AND category IS NOT NULL ORDER BY 1`);
   const [max] = await execRows<{ m: number | null }>(db, sql`SELECT max(round)::int AS m FROM tasks WHERE ${runFilter}`);
