@@ -9,6 +9,7 @@ import { evidenceHref } from "@/lib/flags/evidence-href";
 import { MANUAL_RULE, type FlagEvidence, type FlagSeverity, type FlagSource, type FlagStatus } from "@/lib/flags/types";
 import { execRows, type Db } from "../client";
 import { recordAudit } from "./audit";
+import { runNamed } from "./tasks";
 
 /**
  * Recounts tasks.open_flags for the given tasks: open manual flags, and open automatic flags raised
@@ -125,7 +126,7 @@ function toJson(r: FlagRow): FlagJson {
 function conditions(q: Omit<FlagQuery, "limit" | "before">): SQL[] {
   const c: SQL[] = [];
   // The run's id up front: the flags are then read newest first and the tasks by primary key.
-  if (q.run !== undefined) c.push(sql`t.run_id = (SELECT id FROM runs WHERE name = ${q.run})`);
+  if (q.run !== undefined) c.push(sql`t.run_id = ${runNamed(q.run)}`);
   if (q.rule !== undefined) c.push(sql`f.rule = ${q.rule}`);
   if (q.source !== undefined) c.push(sql`f.source = ${q.source}`);
   if (q.severity !== undefined) c.push(sql`f.severity = ${q.severity}`);

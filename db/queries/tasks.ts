@@ -86,7 +86,7 @@ const RANGE_COLUMNS: Record<RangeMetric, AnyPgColumn> = {
 };
 
 /** The id of the run named `name` (none: no task matches). */
-const runNamed = (name: string): SQL => sql`(SELECT id FROM ${runs} WHERE name = ${name})`;
+export const runNamed = (name: string): SQL => sql`(SELECT id FROM ${runs} WHERE name = ${name})`;
 
 /**
  * The WHERE clause of a filter; shared with bulk actions so they apply to exactly this set.
