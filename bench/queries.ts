@@ -44,6 +44,9 @@ function queries(run: string, operator: string, extId: string): [string, Query][
     ["full-text 'sqlite3'", { run, q: "sqlite3", limit: 50 }],
     ["full-text 'sqlite3', sort -solution_lines", { run, q: "sqlite3", sort: "-solution_lines", limit: 50 }],
     ["full-text 'sqlite3', page 40", { run, q: "sqlite3", limit: 50, cursor: at(2000) }],
+    // A word in every task (every verifier imports pytest): the most matches a word can have.
+    ["full-text 'pytest' (every task)", { run, q: "pytest", limit: 50 }],
+    ["full-text 'pytest', page 40", { run, q: "pytest", limit: 50, cursor: at(2000) }],
     ["full-text 'crontab' + round 10", { run, q: "crontab", round: 10, limit: 50 }],
     ["full-text 'crontab', all runs", { q: "crontab", limit: 50 }],
     ["task id as search, all runs", { q: extId, limit: 50 }],
@@ -59,6 +62,7 @@ function queries(run: string, operator: string, extId: string): [string, Query][
     ["rejected, sort -commands", { run, status: "rejected", sort: "-commands", limit: 50 }],
     ["all runs, no filter", { limit: 50 }],
     ["all runs, full-text 'sqlite3', sort -instruction_words", { q: "sqlite3", sort: "-instruction_words", limit: 50 }],
+    ["all runs, full-text 'pytest', sort -instruction_words", { q: "pytest", sort: "-instruction_words", limit: 50 }],
     ["all runs, phrase 'set -euo pipefail'", { q: '"set -euo pipefail"', limit: 50 }],
     ["all runs, phrase + rejected", { q: '"set -euo pipefail"', status: "rejected", limit: 50 }],
     ["all runs, phrase never adjacent '\"pipefail sqlite3\"'", { q: '"pipefail sqlite3"', limit: 50 }],
@@ -71,7 +75,7 @@ function queries(run: string, operator: string, extId: string): [string, Query][
 function sweep(run: string): [string, Query][] {
   const out: [string, Query][] = [];
   for (const scope of [run, undefined])
-    for (const q of [undefined, "sqlite3"])
+    for (const q of [undefined, "pytest"])
       for (const column of SORT_COLUMNS)
         for (const sort of [column, `-${column}`])
           out.push([`${scope ? "run" : "all runs"}${q ? `, '${q}'` : ""}, sort ${sort}`, { run: scope, q, sort, limit: 50 }]);

@@ -72,6 +72,7 @@ const QUERIES: [string, TaskFilter][] = [
   ["operator filter, sort pass@k", { run: "bench", operator: "__OP__", sort: "pass_at_k", limit: 50 }],
   ["metric ranges", { run: "bench", solution_lines_min: 200, commands_max: 200, pass_at_k_max: 0.5, limit: 50 }],
   ["full-text 'sqlite3'", { run: "bench", q: "sqlite3", limit: 50 }],
+  ["full-text 'pytest' (every task)", { run: "bench", q: "pytest", limit: 50 }],
   ["full-text 'crontab' + round 10", { run: "bench", q: "crontab", round: 10, limit: 50 }],
   ["deep page (offset 20000)", { run: "bench", limit: 50, cursor: Buffer.from("o:20000").toString("base64url") }],
   ["sort -commands, rejected", { run: "bench", status: "rejected", sort: "-commands", limit: 50 }],

@@ -104,7 +104,7 @@ describe.each(BACKENDS)("phrase searches through word pairs on %s", (backend) =>
   });
 
   test("common words never adjacent leave nothing to check", async () => {
-    // "pipefail" and "set" are in every task, always as "set euo pipefail"; so is "sqlite3" in most.
+    // "pipefail" and "set" are in every task, always as "set euo pipefail"; "sqlite3" is in many.
     for (const q of ['"pipefail set"', '"pipefail sqlite3"', '"euo set"']) {
       expect(await truth(database.db, q.slice(1, -1)), q).toEqual([]);
       expect(await scopeSize(database.db, q), q).toBe(0);

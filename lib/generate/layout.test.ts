@@ -67,6 +67,27 @@ describe("generateRun (300 tasks, 15 rounds)", () => {
     }
   });
 
+  it("imports in each verifier the modules its tests use, and not every module everywhere", () => {
+    const modules = ["csv", "grp", "gzip", "json", "os", "pwd", "re", "socket", "sqlite3", "stat", "subprocess", "time", "ET"];
+    const importing = new Map(modules.map((m) => [m, 0]));
+    for (const r of lineage) {
+      const text = fs.readFileSync(path.join(out, "tasks", r.task_id, "tests/test_outputs.py"), "utf8");
+      const imported = new Set([...text.matchAll(/^import (\S+)(?: as (\S+))?$/gm)].map((m) => m[2] ?? m[1]));
+      expect(imported.has("pytest"), r.task_id).toBe(true);
+      const code = text.split("\n").filter((l) => !l.trimStart().startsWith('"""'));
+      for (const m of modules) {
+        const used = code.some((l) => new RegExp(`\\b${m}\\.`).test(l));
+        if (used) expect(imported.has(m), `${r.task_id} uses ${m} without importing it`).toBe(true);
+        if (imported.has(m)) importing.set(m, (importing.get(m) ?? 0) + 1);
+      }
+      if (code.some((l) => /\bPath\(/.test(l))) expect(text, r.task_id).toMatch(/^from pathlib import Path$/m);
+    }
+    // A module some tasks need is not in every verifier: a search for it finds those tasks.
+    const sqlite = importing.get("sqlite3") ?? 0;
+    expect(sqlite).toBeGreaterThan(0);
+    expect(sqlite).toBeLessThan(lineage.length / 2);
+  });
+
   it("keeps lineage consistent: parents exist, were accepted, and sit one round earlier", () => {
     const byId = new Map(lineage.map((r) => [r.task_id, r]));
     expect(byId.size).toBe(lineage.length);

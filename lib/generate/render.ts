@@ -142,24 +142,35 @@ export function renderBrokenTestSh(ctrf: boolean): string {
   ].join("\n");
 }
 
-export const TEST_HEADER = [
-  "import csv",
-  "import grp",
-  "import gzip",
-  "import json",
-  "import os",
-  "import pwd",
-  "import re",
-  "import socket",
-  "import sqlite3",
-  "import stat",
-  "import subprocess",
-  "import time",
-  "import xml.etree.ElementTree as ET",
-  "from pathlib import Path",
-  "",
-  "import pytest",
-] as const;
+/**
+ * The verifier's imports: the standard modules its tests use, then pytest (imported by every
+ * verifier, as written ones do). A module no test uses is not imported, so a child that adds the
+ * first sqlite test also adds `import sqlite3`, and searching for a module finds the tasks that
+ * use it rather than every task.
+ */
+const TEST_MODULES: readonly (readonly [line: string, use: RegExp])[] = [
+  ["import csv", /\bcsv\./],
+  ["import grp", /\bgrp\./],
+  ["import gzip", /\bgzip\./],
+  ["import json", /\bjson\./],
+  ["import os", /\bos\./],
+  ["import pwd", /\bpwd\./],
+  ["import re", /\bre\./],
+  ["import socket", /\bsocket\./],
+  ["import sqlite3", /\bsqlite3\./],
+  ["import stat", /\bstat\./],
+  ["import subprocess", /\bsubprocess\./],
+  ["import time", /\btime\./],
+  ["import xml.etree.ElementTree as ET", /\bET\./],
+  ["from pathlib import Path", /\bPath\(/],
+];
+
+export function testHeader(bodies: readonly string[]): string[] {
+  // Code only: a docstring that ends a sentence with "time." uses no module.
+  const code = bodies.flatMap((b) => b.split("\n")).filter((l) => !l.trimStart().startsWith('"""'));
+  const used = TEST_MODULES.filter(([, use]) => code.some((l) => use.test(l))).map(([line]) => line);
+  return [...used, ...(used.length ? [""] : []), "import pytest"];
+}
 
 export interface RenderedTest {
   text: string;
@@ -206,12 +217,13 @@ export interface TestLayout {
 }
 
 export function renderTests(c: TaskContent): TestLayout {
-  const head = [`"""Verifier for: ${c.family.title}."""`, "", ...TEST_HEADER];
+  const rendered = c.tests.map(renderTest);
+  const head = [`"""Verifier for: ${c.family.title}."""`, "", ...testHeader(rendered.map((r) => r.text))];
   const parts: string[] = [head.join("\n")];
   const assertLine = new Map<string, number>();
   let line = head.length + 1;
-  for (const t of c.tests) {
-    const r = renderTest(t);
+  for (const [i, t] of c.tests.entries()) {
+    const r = rendered[i] ?? renderTest(t);
     line += 2;
     assertLine.set(t.name, line + r.assertOffset);
     parts.push(r.text);
