@@ -148,22 +148,26 @@ export function renderBrokenTestSh(ctrf: boolean): string {
  * first sqlite test also adds `import sqlite3`, and searching for a module finds the tasks that
  * use it rather than every task.
  */
-const TEST_MODULES: readonly (readonly [line: string, use: RegExp])[] = [
-  ["import csv", /\bcsv\./],
-  ["import grp", /\bgrp\./],
-  ["import gzip", /\bgzip\./],
-  ["import json", /\bjson\./],
-  ["import os", /\bos\./],
-  ["import pwd", /\bpwd\./],
-  ["import re", /\bre\./],
-  ["import socket", /\bsocket\./],
-  ["import sqlite3", /\bsqlite3\./],
-  ["import stat", /\bstat\./],
-  ["import subprocess", /\bsubprocess\./],
-  ["import time", /\btime\./],
-  ["import xml.etree.ElementTree as ET", /\bET\./],
-  ["from pathlib import Path", /\bPath\(/],
-];
+const TEST_IMPORTS = [
+  "import csv",
+  "import grp",
+  "import gzip",
+  "import json",
+  "import os",
+  "import pwd",
+  "import re",
+  "import socket",
+  "import sqlite3",
+  "import stat",
+  "import subprocess",
+  "import time",
+  "import xml.etree.ElementTree as ET",
+  "from pathlib import Path",
+] as const;
+
+/** An import is used where code names what it binds (its last word) followed by `.` or `(`, and
+ * not as an attribute (`os.stat(…)` uses os, not stat). */
+const TEST_MODULES = TEST_IMPORTS.map((line) => [line, new RegExp(`(?<![.\\w])${line.split(" ").at(-1)}[.(]`)] as const);
 
 export function testHeader(bodies: readonly string[]): string[] {
   // Code only: a docstring that ends a sentence with "time." uses no module.
@@ -217,15 +221,14 @@ export interface TestLayout {
 }
 
 export function renderTests(c: TaskContent): TestLayout {
-  const rendered = c.tests.map(renderTest);
-  const head = [`"""Verifier for: ${c.family.title}."""`, "", ...testHeader(rendered.map((r) => r.text))];
+  const rendered = c.tests.map((t) => ({ name: t.name, r: renderTest(t) }));
+  const head = [`"""Verifier for: ${c.family.title}."""`, "", ...testHeader(rendered.map(({ r }) => r.text))];
   const parts: string[] = [head.join("\n")];
   const assertLine = new Map<string, number>();
   let line = head.length + 1;
-  for (const [i, t] of c.tests.entries()) {
-    const r = rendered[i] ?? renderTest(t);
+  for (const { name, r } of rendered) {
     line += 2;
-    assertLine.set(t.name, line + r.assertOffset);
+    assertLine.set(name, line + r.assertOffset);
     parts.push(r.text);
     line += r.lineCount;
   }
