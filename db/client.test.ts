@@ -5,7 +5,7 @@ import path from "node:path";
 import { types } from "@electric-sql/pglite";
 import { sql } from "drizzle-orm";
 import { describe, expect, test, vi } from "vitest";
-import { defaultReaderThreads } from "@/lib/ingest/native/read-run";
+import { defaultReaderThreads, MIN_THREADED_CANDIDATES } from "@/lib/ingest/native/read-run";
 import { DatabaseLockedError, execRows, isEmbedded, jsonParameter, openDatabase } from "./client";
 import { BACKENDS, createTestDatabase } from "./testing";
 
@@ -48,9 +48,11 @@ describe.each(BACKENDS)("%s", (backend) => {
     try {
       expect(isEmbedded(database.db)).toBe(backend === "pglite");
       const cores = os.availableParallelism();
-      const readers = defaultReaderThreads({ embeddedDatabase: isEmbedded(database.db) });
+      const readers = defaultReaderThreads({ embeddedDatabase: isEmbedded(database.db), candidates: MIN_THREADED_CANDIDATES });
       // PGlite works in the importer's main thread: one reader per core; else two.
       expect(readers).toBe(Math.min(8, backend === "pglite" ? cores : 2 * cores));
+      // A small run is read in the importing thread: threads would start slower than it reads.
+      expect(defaultReaderThreads({ embeddedDatabase: isEmbedded(database.db), candidates: MIN_THREADED_CANDIDATES - 1 })).toBe(0);
     } finally {
       await database.close();
     }

@@ -13,7 +13,7 @@ export function registerIngest(program: Command): void {
     .argument("<path>", "a native run directory; or a Harbor job, a folder of jobs, a trials/ folder or one trial")
     .option("--run <name>", "run name (native: default from run.json; Harbor: the run the trials belong to, default the only run)")
     .option("--format <format>", `force a format: ${INGEST_FORMATS.join(", ")}`)
-    .option("--threads <n>", "reader threads (default: two per core, at most 8, one per core into embedded PGlite; 0 reads in the main thread)", parseIntOption)
+    .option("--threads <n>", "reader threads (default: none below 2,000 candidates, else two per core, at most 8, one per core into embedded PGlite; 0 reads in the main thread)", parseIntOption)
     .option("--json", "print the summary as JSON")
     .action(async (p: string, o: { run?: string; format?: string; threads?: number; json?: boolean }) => {
       if (o.format !== undefined && !(INGEST_FORMATS as readonly string[]).includes(o.format)) {

@@ -28,7 +28,7 @@ export interface IngestOptions {
   sourceLabel?: string;
   /** Called once the import is recorded (its id is what a progress URL names). */
   onStart?: (importId: number) => void;
-  /** reader threads (default: two per core, at most 8; one per core into embedded PGlite); 0 reads in the calling thread */
+  /** reader threads (default: none below 2,000 candidates, else two per core, at most 8, one per core into embedded PGlite); 0 reads in the calling thread */
   threads?: number;
   actor?: { id: string | null; label: string };
 }
@@ -137,7 +137,7 @@ async function ingestNative(db: Db, dir: string, opts: IngestOptions): Promise<I
   if (!header) throw new IngestError(issues.items);
   return recordedImport(db, { runName: header.name, format: "native", dir, candidates: header.total, opts, warnings }, async (tx) => {
     const writer = await RunWriter.open(tx, { name: header.name, format: "native", sourcePath: opts.sourceLabel ?? dir, meta: header.meta, createdAt: header.createdAt });
-    await whileWriting(writer, () => writeNativeRun(dir, header, writer, issues, warnings, { onProgress: opts.onProgress, threads: opts.threads ?? defaultReaderThreads({ embeddedDatabase: isEmbedded(db) }) }));
+    await whileWriting(writer, () => writeNativeRun(dir, header, writer, issues, warnings, { onProgress: opts.onProgress, threads: opts.threads ?? defaultReaderThreads({ embeddedDatabase: isEmbedded(db), candidates: header.total }) }));
     issues.throwIfAny();
     const c = writer.counts;
     return { runId: writer.runId, counts: { ...c }, unchanged: writer.runExisted && c.tasksNew === 0 && c.tasksChanged === 0 && c.trialsNew === 0 };

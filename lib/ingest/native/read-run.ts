@@ -25,15 +25,23 @@ export interface ReadProgress {
   total: number;
 }
 
+/** Below this many candidates a run is read in the importing thread. */
+export const MIN_THREADED_CANDIDATES = 2000;
+
 /**
- * Two per core, at most 8: the readers do most of the work, and a reader of a run that is not in
- * the page cache waits on the disk for every file while a second one per core computes (on this
- * 2-core VM with a cold cache, the 9k-candidate import into PostgreSQL took 112–130 s with four
- * against 139–147 s with two; the same with a warm cache). One per core into embedded PGlite: the
- * database runs in the main thread, which more readers would take time from (106–109 s with two
- * against 115–127 s with four). docs/benchmarks.md, session 16.
+ * None for a run of fewer than MIN_THREADED_CANDIDATES: a new thread starts cold (its own JIT and
+ * its own compile of the tree-sitter grammars), ≈ 4 CPU-seconds each here, so a small run reads
+ * faster inline (a 1,097-candidate run into PostgreSQL: 13.1–14.2 s and ≈ 10.5 CPU-s inline,
+ * 15.6–16.1 s and ≈ 24 CPU-s with four readers; at 2,727 the two are even; docs/benchmarks.md,
+ * session 21). Otherwise two per core, at most 8: the readers do most of the work, and a reader
+ * of a run that is not in the page cache waits on the disk for every file while a second one per
+ * core computes (on this 2-core VM with a cold cache, the 9k-candidate import into PostgreSQL took
+ * 112–130 s with four against 139–147 s with two; the same with a warm cache). One per core into
+ * embedded PGlite: the database runs in the main thread, which more readers would take time from
+ * (106–109 s with two against 115–127 s with four). docs/benchmarks.md, session 16.
  */
-export function defaultReaderThreads(opts: { embeddedDatabase: boolean }): number {
+export function defaultReaderThreads(opts: { embeddedDatabase: boolean; candidates: number }): number {
+  if (opts.candidates < MIN_THREADED_CANDIDATES) return 0;
   const cores = os.availableParallelism();
   return Math.max(1, Math.min(8, opts.embeddedDatabase ? cores : 2 * cores));
 }
