@@ -1,12 +1,19 @@
 import type { NextConfig } from "next";
+import { env } from "./lib/env";
 
 const nextConfig: NextConfig = {
   // PGlite ships WASM and data files; bundling them bloats .next/static and slows builds.
   serverExternalPackages: ["@electric-sql/pglite", "web-tree-sitter", "tree-sitter-bash", "tree-sitter-python", "mvdan-sh", "postgres"],
   poweredByHeader: false,
   typedRoutes: false,
-  // forbidden(): a role without the permission gets a real 403 page.
-  experimental: { authInterrupts: true },
+  // CI type-checks the whole project with tsc before it builds (.ci/run), and a fresh clone never
+  // reuses Turbopack's build cache: ≈ 25 s of type checking and ≈ 16 s of cache writing saved.
+  typescript: { ignoreBuildErrors: env.isCI },
+  experimental: {
+    // forbidden(): a role without the permission gets a real 403 page.
+    authInterrupts: true,
+    turbopackFileSystemCacheForBuild: !env.isCI,
+  },
   async headers() {
     return [
       {
