@@ -83,7 +83,7 @@ describe("an import killed part-way", () => {
   beforeAll(async () => {
     run = await generateRun({ out: runDir, tasks: 300, seed: 11, name: "interrupted" });
     // The reference: the same run imported without interruption.
-    const reference = await openDatabase({ pgliteDir: "memory://" });
+    const reference = await createTestDatabase("pglite");
     try {
       await ingestPath(reference.db, runDir);
       clean = await counts(reference);
