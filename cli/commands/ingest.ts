@@ -1,6 +1,7 @@
 import type { Command } from "commander";
 import { INGEST_FORMATS, ingestPath, type IngestFormat } from "@/lib/ingest";
 import { formatIssue, type IngestIssue } from "@/lib/ingest/errors";
+import { MIN_THREADED_CANDIDATES } from "@/lib/ingest/native/read-run";
 import { CliError } from "../errors";
 import { parseIntOption } from "../options";
 import { createProgress } from "../progress";
@@ -13,7 +14,7 @@ export function registerIngest(program: Command): void {
     .argument("<path>", "a native run directory; or a Harbor job, a folder of jobs, a trials/ folder or one trial")
     .option("--run <name>", "run name (native: default from run.json; Harbor: the run the trials belong to, default the only run)")
     .option("--format <format>", `force a format: ${INGEST_FORMATS.join(", ")}`)
-    .option("--threads <n>", "reader threads (default: none below 2,000 candidates, else two per core, at most 8, one per core into embedded PGlite; 0 reads in the main thread)", parseIntOption)
+    .option("--threads <n>", `reader threads (default: none below ${MIN_THREADED_CANDIDATES.toLocaleString("en-US")} candidates, else two per core, at most 8, one per core into embedded PGlite; 0 reads in the main thread)`, parseIntOption)
     .option("--json", "print the summary as JSON")
     .action(async (p: string, o: { run?: string; format?: string; threads?: number; json?: boolean }) => {
       if (o.format !== undefined && !(INGEST_FORMATS as readonly string[]).includes(o.format)) {

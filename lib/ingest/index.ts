@@ -28,7 +28,7 @@ export interface IngestOptions {
   sourceLabel?: string;
   /** Called once the import is recorded (its id is what a progress URL names). */
   onStart?: (importId: number) => void;
-  /** reader threads (default: none below 2,000 candidates, else two per core, at most 8, one per core into embedded PGlite); 0 reads in the calling thread */
+  /** reader threads (default: none below MIN_THREADED_CANDIDATES, else two per core, at most 8, one per core into embedded PGlite); 0 reads in the calling thread */
   threads?: number;
   actor?: { id: string | null; label: string };
 }
