@@ -26,7 +26,6 @@ export const env = {
   demoSeed: int("DEMO_SEED", 7),
   port: int("PORT", 3000),
   testDatabaseUrl: str("TEST_DATABASE_URL"),
-  isCI: str("CI") === "true",
   isDevelopment: process.env.NODE_ENV === "development",
   /** Inside the Next.js server (its bundle cannot start TypeScript worker threads); read when asked. */
   get inNextServer(): boolean {
