@@ -1,6 +1,7 @@
 // rst-curator: the command-line companion. Each command is a thin shell over lib/ and db/.
 import { Command } from "commander";
 import { registerCheck } from "./commands/check";
+import { registerExport } from "./commands/export";
 import { registerGenerate } from "./commands/generate";
 import { registerIngest } from "./commands/ingest";
 import { registerMigrate } from "./commands/migrate";
@@ -19,6 +20,7 @@ registerGenerate(program);
 registerIngest(program);
 registerStats(program);
 registerCheck(program);
+registerExport(program);
 registerMigrate(program);
 registerPrepare(program);
 registerUser(program);

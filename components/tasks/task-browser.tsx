@@ -15,6 +15,7 @@ import { FilterError } from "./filter-error";
 import { Pagination } from "./pagination";
 import { ReviewThese } from "@/components/queue/review-these";
 import { BulkAction } from "./bulk-action";
+import { ExportAction } from "./export-action";
 import { SavedViewsMenu } from "./saved-views-menu";
 import { TaskFilters } from "./task-filters";
 import { TaskTable } from "./task-table";
@@ -102,6 +103,13 @@ export function TaskBrowser({ canReview = false, isAdmin = false }: TaskBrowserP
       {filter && <SavedViewsMenu search={search} current={taskFilterToSearch({ ...filter, cursor: undefined })} canSave={canReview} isAdmin={isAdmin} />}
       {canReview && filter && <ReviewThese search={taskFilterToSearch({ ...filter, cursor: undefined })} />}
       {canReview && filter && <BulkAction search={search} enabled={hasCondition(filter)} />}
+      {isAdmin && filter && (
+        <ExportAction
+          filter={taskFilterToSearch({ ...filter, cursor: undefined, limit: undefined, sort: undefined })}
+          total={list.data?.total ?? null}
+          totalIsEstimate={list.data?.total_is_estimate ?? false}
+        />
+      )}
       {pager}
     </>
   );

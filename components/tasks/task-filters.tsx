@@ -18,7 +18,7 @@ const METRIC_LABEL: Record<RangeMetric, string> = {
   pass_at_k: "pass@k (0–1)",
 };
 
-const FLAG_OPTIONS = ["any", ...FLAG_RULES, MANUAL_RULE] as const;
+const FLAG_OPTIONS = ["any", "none", ...FLAG_RULES, MANUAL_RULE] as const;
 
 export type TaskFiltersProps = {
   filter: TaskFilter;
@@ -70,7 +70,7 @@ export function TaskFilters({ filter, facets, update }: TaskFiltersProps) {
           label="Flags"
           value={filter.flag ?? ""}
           options={FLAG_OPTIONS}
-          labels={{ any: "Any open flag" }}
+          labels={{ any: "Any open flag", none: "No open flag" }}
           anyLabel="All tasks"
           onChange={pick("flag")}
         />

@@ -108,6 +108,7 @@ export function taskFilterWhere(f: TaskFilter, plan: SearchPlan = "set", scope: 
   if (f.reason === NO_REASON) c.push(sql`coalesce(${tasks.rejectionReason}, ${NO_REASON}) = ${NO_REASON}`);
   else if (f.reason) c.push(eq(tasks.rejectionReason, f.reason));
   if (f.flag === "any") c.push(sql`${tasks.openFlags} > 0`);
+  else if (f.flag === "none") c.push(sql`${tasks.openFlags} = 0`);
   // An automatic flag on an older revision is outdated, not open (db/queries/flags.ts).
   else if (f.flag) {
     c.push(sql`EXISTS (SELECT 1 FROM flags fl WHERE fl.task_id = ${tasks.id} AND fl.rule = ${f.flag} AND fl.status = 'open'

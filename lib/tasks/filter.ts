@@ -51,7 +51,7 @@ export const taskFilterSchema = z.object({
   root: z.coerce.number().int().min(1).max(2_147_483_647).optional(),
   /** A rejection reason, or NO_REASON ("(none)") for tasks without one. */
   reason: z.string().min(1).max(200).optional(),
-  /** "any" for tasks with an open flag, or a rule id. */
+  /** "any" for tasks with an open flag, "none" for tasks without one, or a rule id. */
   flag: z.string().min(1).max(100).optional(),
   q: z.string().max(500).optional(),
   /** A column name, "-" prefixed for descending. */
