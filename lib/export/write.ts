@@ -60,22 +60,29 @@ class ManifestFile {
   readonly path: string;
   private readonly out: fs.WriteStream;
   private first = true;
+  private error: Error | null = null;
 
   constructor(header: ExportHeader) {
     const dir = fs.mkdtempSync(path.join(os.tmpdir(), "rst-export-"));
     this.path = path.join(dir, "manifest.json");
-    this.out = fs.createWriteStream(this.path, { flags: "wx", mode: 0o600 });
+    // Opened now, not on the stream's first tick: `discard` may remove the directory at any time.
+    this.out = fs.createWriteStream("", { fd: fs.openSync(this.path, "wx", 0o600) });
+    this.out.on("error", (err) => {
+      this.error ??= err;
+    });
     const head = { format: "rst-curator-export", version: 1, layout: header.format, created_at: header.createdAt.toISOString(), filter: header.filter };
     this.out.write(`${JSON.stringify(head).slice(0, -1)},"tasks":[`);
   }
 
   async add(task: ExportTask, files: readonly ExportFileContent[]): Promise<void> {
+    if (this.error) throw this.error;
     const ok = this.out.write(`${this.first ? "\n" : ",\n"}${JSON.stringify(manifestTask(task, files))}`);
     this.first = false;
     if (!ok) await once(this.out, "drain");
   }
 
   async finish(summary: ExportSummary): Promise<string> {
+    if (this.error) throw this.error;
     this.out.end(`\n],"count":${summary.tasks},"files":${summary.files},"bytes":${summary.bytes}}\n`);
     await once(this.out, "finish");
     return this.path;
@@ -91,7 +98,10 @@ class ManifestFile {
 export type ManifestSink = (manifestPath: string, summary: ExportSummary) => Promise<void>;
 
 function entry(pack: Pack, header: Partial<Header> & Pick<Header, "name">, body: Buffer): Promise<void> {
-  return new Promise((resolve, reject) => pack.entry(header, body, (err) => (err ? reject(err) : resolve())));
+  return new Promise((resolve, reject) => {
+    // The entry's own stream reports a destroyed pack as an error too; the callback carries it.
+    pack.entry(header, body, (err) => (err ? reject(err) : resolve())).on("error", () => {});
+  });
 }
 
 /**
