@@ -1,0 +1,63 @@
+// Export (C10) from the task table: the curated set "accepted, no open flag, rounds 14–15" chosen
+// with the table's own filters, counted in the dialog, downloaded as JSONL and as a Harbor tar.gz
+// holding exactly those tasks. Only admins get the button.
+import fs from "node:fs";
+import { gunzipSync } from "node:zlib";
+import { expect, test, type Page } from "@playwright/test";
+import { storageState } from "./auth";
+import { shot } from "./shots";
+
+async function tableTotal(page: Page): Promise<number> {
+  await expect(page.locator("table[aria-busy='true']")).toHaveCount(0);
+  const text = await page.getByRole("navigation", { name: "Pages" }).first().innerText();
+  const m = /of\s+([\d,]+)/.exec(text);
+  if (!m?.[1]) throw new Error(`no total in "${text}"`);
+  return Number(m[1].replace(/,/g, ""));
+}
+
+test("an admin exports the filtered tasks as JSONL and as Harbor directories", async ({ page }) => {
+  await page.goto("/tasks?run=demo&status=accepted&round_min=14&round_max=15");
+  await page.getByLabel("Flags").selectOption("none");
+  await expect(page).toHaveURL(/flag=none/);
+  const total = await tableTotal(page);
+  expect(total).toBeGreaterThan(0);
+
+  await page.getByRole("button", { name: "Export…" }).click();
+  const dialog = page.getByRole("dialog", { name: "Export tasks" });
+  await expect(dialog.getByTestId("export-count")).toHaveText(total.toLocaleString("en-US"));
+  await expect(dialog).toContainText("flag=none&round_max=15&round_min=14&run=demo&status=accepted");
+  await dialog.getByLabel("JSONL").check();
+  await shot(page, "export-dialog");
+
+  const [jsonl] = await Promise.all([page.waitForEvent("download"), dialog.getByRole("link", { name: "Download" }).click()]);
+  expect(jsonl.suggestedFilename()).toMatch(/^rst-export-\d{8}T\d{6}Z\.jsonl$/);
+  const lines = fs.readFileSync(await jsonl.path(), "utf8").trimEnd().split("\n").map((l) => JSON.parse(l));
+  expect(lines).toHaveLength(total);
+  for (const l of lines) {
+    expect(l.status).toBe("accepted");
+    expect(l.round).toBeGreaterThanOrEqual(14);
+    expect(l.metadata).toMatchObject({ run: "demo", open_flags: 0 });
+    expect(Object.keys(l.files)).toEqual(expect.arrayContaining(["instruction.md", "solution/solve.sh", "task.toml"]));
+  }
+  await expect(dialog).toBeHidden();
+
+  await page.getByRole("button", { name: "Export…" }).click();
+  const [archive] = await Promise.all([page.waitForEvent("download"), page.getByRole("dialog", { name: "Export tasks" }).getByRole("link", { name: "Download" }).click()]);
+  expect(archive.suggestedFilename()).toMatch(/\.tar\.gz$/);
+  const tar = gunzipSync(fs.readFileSync(await archive.path()));
+  // Each task's solve.sh is one tar header naming it; the manifest closes the archive.
+  const solves = tar.toString("latin1").match(/rst-export-\d{8}T\d{6}Z\/demo\/[^/\0]+\/solution\/solve\.sh/g) ?? [];
+  expect(new Set(solves).size).toBe(total);
+  expect(tar.toString("latin1")).toContain('"format":"rst-curator-export"');
+});
+
+test.describe("as a reviewer", () => {
+  test.use({ storageState: storageState("reviewer") });
+  test("the task table offers no export, and the API refuses one", async ({ page }) => {
+    await page.goto("/tasks?run=demo");
+    await expect(page.getByRole("button", { name: "Bulk…" })).toBeVisible();
+    await expect(page.getByRole("button", { name: "Export…" })).toHaveCount(0);
+    const res = await page.request.get("/api/v1/export?run=demo&format=jsonl");
+    expect(res.status()).toBe(403);
+  });
+});
