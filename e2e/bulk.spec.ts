@@ -5,6 +5,7 @@ import { expect, test, type Page } from "@playwright/test";
 import type { ReviewJson, SavedViewJson, TaskListJson } from "@/lib/api/types";
 import { storageState } from "./auth";
 import { shot } from "./shots";
+import { tableTotal } from "./table";
 
 test.describe.configure({ mode: "serial" });
 test.use({ storageState: storageState("reviewer") });
@@ -27,15 +28,6 @@ function pick(i: number) {
   const r = rounds[i];
   if (!r) throw new Error(`no round ${i}`);
   return r;
-}
-
-/** The total the table's pager shows ("1–12 of 12"). */
-async function tableTotal(page: Page): Promise<number> {
-  await expect(page.locator("table[aria-busy='true']")).toHaveCount(0);
-  const text = await page.getByRole("navigation", { name: "Pages" }).first().innerText();
-  const m = /of\s+([\d,]+)/.exec(text);
-  if (!m?.[1]) throw new Error(`no total in "${text}"`);
-  return Number(m[1].replace(/,/g, ""));
 }
 
 const dialog = (page: Page) => page.getByRole("dialog", { name: "Bulk decision" });

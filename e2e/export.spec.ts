@@ -3,17 +3,10 @@
 // holding exactly those tasks. Only admins get the button.
 import fs from "node:fs";
 import { gunzipSync } from "node:zlib";
-import { expect, test, type Page } from "@playwright/test";
+import { expect, test } from "@playwright/test";
 import { storageState } from "./auth";
 import { shot } from "./shots";
-
-async function tableTotal(page: Page): Promise<number> {
-  await expect(page.locator("table[aria-busy='true']")).toHaveCount(0);
-  const text = await page.getByRole("navigation", { name: "Pages" }).first().innerText();
-  const m = /of\s+([\d,]+)/.exec(text);
-  if (!m?.[1]) throw new Error(`no total in "${text}"`);
-  return Number(m[1].replace(/,/g, ""));
-}
+import { tableTotal } from "./table";
 
 test("an admin exports the filtered tasks as JSONL and as Harbor directories", async ({ page }) => {
   await page.goto("/tasks?run=demo&status=accepted&round_min=14&round_max=15");

@@ -4,6 +4,7 @@ import { useMutation, useQuery } from "@tanstack/react-query";
 import { useEffect, useRef, useState } from "react";
 import { buttonClass, dangerButtonClass, Field, FormError, inputClass, primaryButtonClass, selectClass } from "@/components/auth/form-controls";
 import { ReviewBadge } from "@/components/ui/badge";
+import { DialogTitleBar } from "@/components/ui/dialog-title-bar";
 import type { BulkPreviewJson, BulkResultJson } from "@/lib/api/types";
 import { REJECT_REASONS, REVIEW_DECISIONS, type RejectReason, type ReviewDecision } from "@/lib/domain";
 import { formatInt } from "@/lib/format/number";
@@ -95,14 +96,7 @@ export function BulkDialog({ search, onClose, onDone }: BulkDialogProps) {
           apply.mutate(count);
         }}
       >
-        <div className="flex items-center justify-between">
-          <h2 id="bulk-title" className="text-sm font-semibold">
-            Bulk decision
-          </h2>
-          <button type="button" onClick={() => dialogRef.current?.close()} className="rounded px-1.5 text-muted hover:text-fg" aria-label="Close">
-            ✕
-          </button>
-        </div>
+        <DialogTitleBar id="bulk-title" title="Bulk decision" onClose={() => dialogRef.current?.close()} />
 
         <section aria-label="Matching tasks" aria-live="polite" className="flex flex-col gap-1 rounded-md border border-line bg-surface-2 px-3 py-2 text-xs">
           {shown ? (

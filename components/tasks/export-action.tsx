@@ -2,6 +2,7 @@
 
 import { useEffect, useRef, useState } from "react";
 import { buttonClass, primaryButtonClass } from "@/components/auth/form-controls";
+import { DialogTitleBar } from "@/components/ui/dialog-title-bar";
 import { formatInt } from "@/lib/format/number";
 import type { ExportFormat } from "@/lib/export/write";
 
@@ -52,14 +53,7 @@ function ExportDialog({ filter, total, totalIsEstimate, onClose }: ExportActionP
       className="m-auto w-[30rem] max-w-[95vw] rounded-lg border border-line bg-surface p-0 text-fg shadow-xl backdrop:bg-black/40"
     >
       <div className="flex flex-col gap-3 px-4 py-3">
-        <div className="flex items-center justify-between">
-          <h2 id="export-title" className="text-sm font-semibold">
-            Export tasks
-          </h2>
-          <button type="button" onClick={() => dialogRef.current?.close()} className="rounded px-1.5 text-muted hover:text-fg" aria-label="Close">
-            ✕
-          </button>
-        </div>
+        <DialogTitleBar id="export-title" title="Export tasks" onClose={() => dialogRef.current?.close()} />
         <p className="rounded-md border border-line bg-surface-2 px-3 py-2 text-[13px]">
           {total === null ? (
             "Every task this filter matches"
