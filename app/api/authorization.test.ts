@@ -191,6 +191,7 @@ describe.each(BACKENDS)("authorization of every API route on %s", (backend) => {
     { file: "tokens", method: "POST", url: "/api/v1/tokens", body: { name: "made", role: "viewer" }, role: "admin" },
     { file: "tokens/[id]", method: "DELETE", url: `/api/v1/tokens/${ids.token}`, params: { id: ids.token }, role: "admin" },
     { file: "audit", method: "GET", url: "/api/v1/audit", role: "admin" },
+    { file: "export", method: "GET", url: "/api/v1/export?format=jsonl", role: "admin" },
     { file: "ingest", method: "POST", url: "/api/v1/ingest?run=uploaded", raw: { type: "application/gzip", bytes: archive }, role: "admin" },
     { file: "imports/[id]", method: "GET", url: "/api/v1/imports/1", params: { id: "1" }, role: "admin" },
     { file: "queues", method: "GET", url: "/api/v1/queues", role: "viewer" },
