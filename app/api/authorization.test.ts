@@ -332,6 +332,22 @@ describe.each(BACKENDS)("authorization of every API route on %s", (backend) => {
     expect(stored[0]?.tokenHash).not.toContain(created.token);
   });
 
+  test("an export another site starts with an admin's cookie is refused; from the dashboard, a bookmark or a token it works", async () => {
+    const exp: Case = { file: "export", method: "GET", url: "/api/v1/export?format=jsonl", role: "admin" };
+    const admin = cookies.get("admin") ?? "";
+    for (const site of ["cross-site", "same-site"]) {
+      const res = await call(exp, { cookie: admin, "sec-fetch-site": site });
+      expect(res.status, site).toBe(403);
+      expect(((await res.json()) as { error: { code: string } }).error.code).toBe("cross_origin");
+    }
+    const allowed: Record<string, string>[] = [{ cookie: admin, "sec-fetch-site": "same-origin" }, { cookie: admin, "sec-fetch-site": "none" }, { authorization: `Bearer ${token}`, "sec-fetch-site": "cross-site" }];
+    for (const headers of allowed) {
+      const res = await call(exp, headers);
+      expect(res.status, JSON.stringify(headers)).toBe(200);
+      await res.text();
+    }
+  });
+
   test("a pipeline uploads a run with its token: imported in the background, progress polled, audited", async () => {
     const upload: Case = { file: "ingest", method: "POST", url: "/api/v1/ingest?run=from-pipeline", raw: { type: "application/gzip", bytes: archive }, role: "admin" };
     const res = await call(upload, { authorization: `Bearer ${token}` });

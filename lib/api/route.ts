@@ -4,7 +4,7 @@
 import { getDatabase } from "@/db/client";
 import { UserChangeError } from "@/db/queries/users";
 import { AuthError, authorize, type Actor } from "@/lib/auth/actor";
-import { isSafeMethod, isSameOrigin } from "@/lib/auth/origin";
+import { isCrossSite, isSafeMethod, isSameOrigin } from "@/lib/auth/origin";
 import type { Permission } from "@/lib/auth/permissions";
 import { authenticate } from "@/lib/auth/request";
 import { apiError } from "./http";
@@ -26,12 +26,21 @@ const bodies = new WeakMap<Request, string>();
 /** Types a cross-site form cannot send (it is limited to form encodings and text/plain). */
 const ARCHIVE_TYPES = /^application\/(gzip|x-gzip|x-tar|octet-stream)\b/i;
 
-export function route<P = Record<string, never>>(permission: Permission, handler: (ctx: RouteContext<P>) => Promise<Response>, opts: { body?: BodyKind } = {}) {
+export interface RouteOptions {
+  body?: BodyKind;
+  /** Refuse a cookie-borne request that another site started, even a GET (exports). */
+  sameSiteOnly?: boolean;
+}
+
+export function route<P = Record<string, never>>(permission: Permission, handler: (ctx: RouteContext<P>) => Promise<Response>, opts: RouteOptions = {}) {
   return async (req: Request, ctx: NextContext<P>): Promise<Response> => {
     try {
       const { actor, via } = await authenticate(await getDatabase(), req.headers);
       if (!isSafeMethod(req.method) && via === "session" && !isSameOrigin(req.headers)) {
         return apiError(403, "cross_origin", "cross-origin request refused: writes with a session cookie must come from the dashboard's own pages");
+      }
+      if (opts.sameSiteOnly && via === "session" && isCrossSite(req.headers)) {
+        return apiError(403, "cross_origin", "cross-site request refused: start this from the dashboard's own pages, or use an API token");
       }
       const allowed = authorize(actor, permission);
       if (!isSafeMethod(req.method)) {

@@ -24,3 +24,13 @@ export function isSameOrigin(headers: Headers): boolean {
   const host = headers.get("x-forwarded-host") ?? headers.get("host");
   return host !== null && url.host === host && (url.protocol === "http:" || url.protocol === "https:");
 }
+
+/**
+ * Whether the browser says another site started this request (a link or form elsewhere). Reads
+ * that cost much and leave a trace (exports) refuse such requests when they ride on a cookie;
+ * a typed address or a bookmark says `none`, the dashboard's own link `same-origin`.
+ */
+export function isCrossSite(headers: Headers): boolean {
+  const site = headers.get("sec-fetch-site");
+  return site === "cross-site" || site === "same-site";
+}

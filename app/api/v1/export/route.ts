@@ -33,4 +33,4 @@ export const GET = route("export", async ({ actor, req }) => {
       "x-export-count": String(started.count),
     },
   });
-});
+}, { sameSiteOnly: true });
