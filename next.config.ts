@@ -12,8 +12,9 @@ const nextConfig: NextConfig = {
   experimental: {
     // forbidden(): a role without the permission gets a real 403 page.
     authInterrupts: true,
-    // Not `turbopackFileSystemCacheForBuild` (off by default): it made every build slower here,
-    // a first build 179 s against 89 s without it, a warm one 124 s (docs/benchmarks.md § Start-up build).
+    // Turbopack's build cache (on unless said otherwise) made every build slower here: a first
+    // build 179 s against 89 s without it, a warm one 124 s (docs/benchmarks.md § Start-up build).
+    turbopackFileSystemCacheForBuild: false,
   },
   async headers() {
     return [
