@@ -35,7 +35,7 @@ export function registerExport(program: Command): void {
     .option("--filter <query>", 'the task table\'s query string, e.g. "status=accepted&flag=none&round_min=5&round_max=15"')
     .option("--json", "print the summary as JSON")
     .action(async (o: ExportOptions) => {
-      const params = new URLSearchParams((o.filter ?? "").replace(/^\?/, ""));
+      const params = new URLSearchParams(o.filter ?? "");
       if (o.run !== undefined) {
         if (params.has("run") && params.get("run") !== o.run) throw new CliError(`--run ${o.run} and the filter's run=${params.get("run")} disagree`);
         params.set("run", o.run);

@@ -1,38 +1,41 @@
 // What an export says of one task: its JSONL line (FORMATS.md §6) and its manifest entry. Plain
 // data in, plain data out; the bytes of every file are the bytes that were imported.
 import { storedBytes } from "@/lib/ingest/content";
+import type { tasks } from "@/db/schema";
 import type { ReviewState, TaskStatus } from "@/lib/domain";
 
-export interface ExportTask {
-  extId: string;
-  run: string;
-  parentExtId: string | null;
-  round: number | null;
-  depth: number;
-  operator: string | null;
-  status: TaskStatus;
-  rejectionReason: string | null;
-  repairAttempts: number;
-  /** As the database gives it (a timestamp string); exported as ISO 8601. */
-  createdAt: string | null;
-  category: string | null;
-  declaredDifficulty: string | null;
-  contentHash: string;
-  version: number;
-  reviewState: ReviewState;
-  openFlags: number;
-  solutionLines: number | null;
-  commands: number | null;
-  distinctTools: number | null;
-  instructionWords: number | null;
-  verifierTests: number | null;
-  evalModel: string | null;
-  evalK: number | null;
-  evalN: number | null;
-  evalSuccesses: number | null;
-  passAtK: number | null;
-  meanReward: number | null;
-}
+type TaskRow = typeof tasks.$inferSelect;
+
+/** The task columns an export reads (db/schema is their one source of truth), with its run's name. */
+export type ExportTask = Pick<
+  TaskRow,
+  | "extId"
+  | "parentExtId"
+  | "round"
+  | "depth"
+  | "operator"
+  | "status"
+  | "rejectionReason"
+  | "repairAttempts"
+  | "createdAt"
+  | "category"
+  | "declaredDifficulty"
+  | "contentHash"
+  | "version"
+  | "reviewState"
+  | "openFlags"
+  | "solutionLines"
+  | "commands"
+  | "distinctTools"
+  | "instructionWords"
+  | "verifierTests"
+  | "evalModel"
+  | "evalK"
+  | "evalN"
+  | "evalSuccesses"
+  | "passAtK"
+  | "meanReward"
+> & { run: string };
 
 export interface ExportFileContent {
   path: string;
