@@ -5,7 +5,6 @@ import fs from "node:fs";
 import path from "node:path";
 import { gzipSync } from "node:zlib";
 import { eq, sql } from "drizzle-orm";
-import tar from "tar-stream";
 import { afterAll, beforeAll, describe, expect, test, vi } from "vitest";
 import { useDatabase } from "@/db/client";
 import { createBaseline } from "@/db/queries/baselines";
@@ -18,33 +17,11 @@ import { createView } from "@/db/queries/views";
 import { apiTokens, auditLog, sessions, tasks, users } from "@/db/schema";
 import { BACKENDS, createTestDatabase, type TestDatabase } from "@/db/testing";
 import { CLI_ACTOR } from "@/lib/auth/actor";
-import { handleAuthRequest } from "@/lib/auth/server";
 import type { Role } from "@/lib/domain";
 import { writeFixtureRun } from "@/lib/ingest/fixtures";
 import { packDirectory } from "@/lib/upload/pack";
 import { ingestPath } from "@/lib/ingest";
-
-const ORIGIN = "http://localhost:3000";
-const PASSWORD = "correct horse battery staple";
-
-type Handler = (req: Request, ctx: { params: Promise<Record<string, unknown>> }) => Promise<Response>;
-type Module = Record<string, Handler | unknown>;
-
-interface Case {
-  /** The route file under app/api/v1, e.g. "tasks/[id]". */
-  file: string;
-  method: "GET" | "POST" | "PATCH" | "DELETE";
-  url: string;
-  params?: Record<string, unknown>;
-  /** A JSON body, or a function making one that must differ on each call (a unique name, the current version). */
-  body?: unknown;
-  /** A non-JSON body (the ingest upload). */
-  raw?: { type: string; bytes: Buffer };
-  /** Least role allowed. */
-  role: Role;
-}
-
-const ROLE_ORDER: Role[] = ["viewer", "reviewer", "admin"];
+import { callRoute as call, cookieOf, ORIGIN, PASSWORD, ROLE_ORDER, signIn as signInTo, type Case, type Handler, type Module } from "./route-testing";
 
 describe.each(BACKENDS)("authorization of every API route on %s", (backend) => {
   let database: TestDatabase;
@@ -55,23 +32,7 @@ describe.each(BACKENDS)("authorization of every API route on %s", (backend) => {
   let fixtureDir = "";
   let archive: Buffer = Buffer.alloc(0);
 
-  async function signIn(email: string, password: string): Promise<Response> {
-    return handleAuthRequest(
-      database,
-      new Request(`${ORIGIN}/api/auth/sign-in/email`, {
-        method: "POST",
-        headers: { host: "localhost:3000", "content-type": "application/json", origin: ORIGIN, "x-forwarded-for": "10.0.0.1" },
-        body: JSON.stringify({ email, password }),
-      }),
-    );
-  }
-
-  function cookieOf(res: Response): string {
-    const set = res.headers.getSetCookie();
-    const session = set.find((c) => c.includes("session_token="));
-    if (!session) throw new Error(`no session cookie in ${JSON.stringify(set)}`);
-    return session.split(";")[0] ?? "";
-  }
+  const signIn = (email: string, password: string) => signInTo(database, email, password);
 
   beforeAll(async () => {
     database = await createTestDatabase(backend);
@@ -219,19 +180,6 @@ describe.each(BACKENDS)("authorization of every API route on %s", (backend) => {
     },
   ];
 
-  async function call(c: Case, headers: Record<string, string>): Promise<Response> {
-    const mod = (await import(path.resolve("app/api/v1", c.file, "route.ts"))) as Module;
-    const handler = mod[c.method] as Handler;
-    const hasBody = c.method !== "GET" && c.method !== "DELETE";
-    const body: unknown = typeof c.body === "function" ? await (c.body as () => unknown)() : c.body;
-    const req = new Request(`${ORIGIN}${c.url}`, {
-      method: c.method,
-      headers: { host: "localhost:3000", ...(hasBody ? { "content-type": c.raw?.type ?? "application/json" } : {}), ...headers },
-      body: hasBody ? (c.raw ? new Uint8Array(c.raw.bytes) : JSON.stringify(body ?? {})) : undefined,
-    });
-    return handler(req, { params: Promise.resolve(c.params ?? {}) });
-  }
-
   test("every exported handler under app/api/v1 has a case", () => {
     const root = path.resolve("app/api/v1");
     const found: string[] = [];
@@ -346,41 +294,6 @@ describe.each(BACKENDS)("authorization of every API route on %s", (backend) => {
       expect(res.status, JSON.stringify(headers)).toBe(200);
       await res.text();
     }
-  });
-
-  test("a pipeline uploads a run with its token: imported in the background, progress polled, audited", async () => {
-    const upload: Case = { file: "ingest", method: "POST", url: "/api/v1/ingest?run=from-pipeline", raw: { type: "application/gzip", bytes: archive }, role: "admin" };
-    const res = await call(upload, { authorization: `Bearer ${token}` });
-    expect(res.status, await res.clone().text()).toBe(202);
-    const { import_id, progress_url } = (await res.json()) as { import_id: number; progress_url: string };
-    expect(progress_url).toBe(`/api/v1/imports/${import_id}`);
-    const poll: Case = { file: "imports/[id]", method: "GET", url: progress_url, params: { id: String(import_id) }, role: "admin" };
-    let status = "running";
-    for (let i = 0; i < 200 && status === "running"; i++) {
-      const r = (await (await call(poll, { authorization: `Bearer ${token}` })).json()) as { status: string };
-      status = r.status;
-      if (status === "running") await new Promise((resolve) => setImmediate(resolve));
-    }
-    expect(status).toBe("done");
-    const [run] = await database.db.execute(sql`select count(*)::int as n from tasks t join runs r on r.id = t.run_id where r.name = 'from-pipeline'`).then((r) => (Array.isArray(r) ? r : (r as { rows: unknown[] }).rows) as { n: number }[]);
-    expect(Number(run?.n)).toBe(5);
-    const audit = await database.db.select().from(auditLog).where(eq(auditLog.action, "ingest"));
-    expect(audit.some((a) => a.actorLabel === 'token "ci"' && a.targetId === "from-pipeline")).toBe(true);
-
-    // A bad archive is refused with the entry named, and nothing is imported.
-    const evil = await (async () => {
-      const pack = tar.pack();
-      pack.entry({ name: "../escape.txt" }, "x");
-      pack.finalize();
-      const chunks: Buffer[] = [];
-      for await (const c of pack) chunks.push(c as Buffer);
-      return Buffer.concat(chunks);
-    })();
-    const bad = await call({ ...upload, url: "/api/v1/ingest?run=evil", raw: { type: "application/x-tar", bytes: evil } }, { authorization: `Bearer ${token}` });
-    expect(bad.status).toBe(400);
-    expect(((await bad.json()) as { error: { message: string } }).error.message).toContain("../escape.txt");
-    // A form-encodable type is refused before anything is read.
-    expect((await call({ ...upload, raw: { type: "text/plain", bytes: archive } }, { authorization: `Bearer ${token}` })).status).toBe(415);
   });
 
   test("a deactivated person's cookie stops working at once", async () => {

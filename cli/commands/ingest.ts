@@ -10,9 +10,9 @@ import { withDatabase } from "../with-db";
 export function registerIngest(program: Command): void {
   program
     .command("ingest")
-    .description("import a synthesis run, or Harbor job/trial directories into a run (idempotent, all or nothing)")
-    .argument("<path>", "a native run directory; or a Harbor job, a folder of jobs, a trials/ folder or one trial")
-    .option("--run <name>", "run name (native: default from run.json; Harbor: the run the trials belong to, default the only run)")
+    .description("import a synthesis run, Harbor job/trial directories into a run, or a JSONL file of tasks (idempotent, all or nothing)")
+    .argument("<path>", "a native run directory; a Harbor job, a folder of jobs, a trials/ folder or one trial; or a .jsonl file (an export's, FORMATS.md §6)")
+    .option("--run <name>", "run name (native: default from run.json; Harbor: the run the trials belong to, default the only run; JSONL: default the lines' metadata.run, else the file's name)")
     .option("--format <format>", `force a format: ${INGEST_FORMATS.join(", ")}`)
     .option("--threads <n>", `reader threads (default: none below ${MIN_THREADED_CANDIDATES.toLocaleString("en-US")} candidates, else two per core, at most 8, one per core into embedded PGlite; 0 reads in the main thread)`, parseIntOption)
     .option("--json", "print the summary as JSON")

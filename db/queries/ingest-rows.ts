@@ -39,6 +39,9 @@ export interface RunInput {
   sourcePath: string;
   meta: Record<string, unknown>;
   createdAt: string | null;
+  /** a run already in the database keeps its meta (a JSONL file adding tasks to a run imported
+   * from its directory must not replace its run.json) */
+  keepMeta?: boolean;
 }
 
 export interface TaskInput {

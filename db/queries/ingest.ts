@@ -82,7 +82,7 @@ export class RunWriter {
     let runId: number;
     if (found) {
       runId = found.id;
-      await tx.update(runs).set({ meta: run.meta, sourcePath: run.sourcePath }).where(eq(runs.id, runId));
+      await tx.update(runs).set(run.keepMeta ? { sourcePath: run.sourcePath } : { meta: run.meta, sourcePath: run.sourcePath }).where(eq(runs.id, runId));
     } else {
       const [created] = await tx
         .insert(runs)

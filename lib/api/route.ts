@@ -17,14 +17,14 @@ export interface RouteContext<P> {
 
 type NextContext<P> = { params: Promise<P> };
 
-/** What a write's body may be: JSON (every route but one), or a run archive (the ingest upload). */
+/** What a write's body may be: JSON (every route but one), or an upload (the ingest route: a run archive or a JSONL file). */
 export type BodyKind = "json" | "archive";
 
 /** The body of a JSON write, read once by `route` and handed to `readJson`. */
 const bodies = new WeakMap<Request, string>();
 
 /** Types a cross-site form cannot send (it is limited to form encodings and text/plain). */
-const ARCHIVE_TYPES = /^application\/(gzip|x-gzip|x-tar|octet-stream)\b/i;
+const ARCHIVE_TYPES = /^application\/(gzip|x-gzip|x-tar|octet-stream|x-ndjson|jsonl)\b/i;
 
 export interface RouteOptions {
   body?: BodyKind;
@@ -46,7 +46,7 @@ export function route<P = Record<string, never>>(permission: Permission, handler
       if (!isSafeMethod(req.method)) {
         const type = req.headers.get("content-type") ?? "";
         if (opts.body === "archive") {
-          if (!ARCHIVE_TYPES.test(type)) return apiError(415, "unsupported_media_type", "send the archive as application/gzip or application/x-tar");
+          if (!ARCHIVE_TYPES.test(type)) return apiError(415, "unsupported_media_type", "send the archive as application/gzip or application/x-tar, a JSONL file as application/x-ndjson");
         } else {
           // A body must be JSON. A DELETE without a body needs no type. (Looked at, not trusted to
           // headers: over HTTP/2 a body needs no Content-Length.) JSON bodies are small; `readJson`

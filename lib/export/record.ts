@@ -1,5 +1,6 @@
 // What an export says of one task: its JSONL line (FORMATS.md §6) and its manifest entry. Plain
 // data in, plain data out; the bytes of every file are the bytes that were imported.
+import { isUtf8 } from "node:buffer";
 import { storedBytes } from "@/lib/ingest/content";
 import type { tasks } from "@/db/schema";
 import type { ReviewState, TaskStatus } from "@/lib/domain";
@@ -93,8 +94,10 @@ export function jsonlLine(t: ExportTask, files: readonly ExportFileContent[]): s
   const binary: Record<string, string> = {};
   const sha256: Record<string, string> = {};
   for (const f of files) {
-    if (f.encoding === "base64") binary[f.path] = f.content;
-    else text[f.path] = storedBytes(f).toString("utf8");
+    // Stored as base64 is not always binary: UTF-8 that holds the NUL marker itself is too.
+    const bytes = storedBytes(f);
+    if (f.encoding === "base64" && !isUtf8(bytes)) binary[f.path] = f.content;
+    else text[f.path] = bytes.toString("utf8");
     sha256[f.path] = f.hash;
   }
   const line = {

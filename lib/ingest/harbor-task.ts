@@ -1,9 +1,10 @@
 // A Harbor / Terminal-Bench 2 task directory (FORMATS.md §1) read into storable files and config.
+import { isUtf8 } from "node:buffer";
 import { parse as parseToml, TomlError } from "smol-toml";
 import { isSearchedFile, searchWords } from "@/lib/tasks/search";
-import { toStoredContent, type StoredContent } from "./content";
+import { NUL_MARKER, toStoredContent, type StoredContent } from "./content";
 import type { IssueList } from "./errors";
-import { readTree } from "./walk";
+import { readTree, type TreeFile } from "./walk";
 
 export interface TaskFileContent {
   path: string;
@@ -52,13 +53,20 @@ export function parseTaskToml(text: string, display: string, issues: IssueList):
 }
 
 export function readHarborTask(dir: string, display: string, issues: IssueList): ParsedTaskDir {
+  return parseTaskFiles(readTree(dir, issues, display), display, issues);
+}
+
+/** A task's files (from a directory, or from a JSONL line) read into storable files and config. */
+export function parseTaskFiles(tree: readonly TreeFile[], display: string, issues: IssueList): ParsedTaskDir {
   const files: TaskFileContent[] = [];
   const texts = new Map<string, string>();
-  for (const f of readTree(dir, issues, display)) {
+  for (const f of tree) {
     const stored = toStoredContent(f.bytes);
     files.push({ path: f.rel, stored });
-    // The stored file keeps a byte order mark; parsers and search read the text after it.
-    if (stored.encoding === "utf8") texts.set(f.rel, stored.content.startsWith("\uFEFF") ? stored.content.slice(1) : stored.content);
+    // The stored file keeps a byte order mark; parsers and search read the text after it. Text
+    // stored as base64 only because it holds the NUL marker itself is still text to them.
+    const text = stored.encoding === "utf8" ? stored.content : isUtf8(f.bytes) ? f.bytes.toString("utf8").replaceAll("\0", NUL_MARKER) : undefined;
+    if (text !== undefined) texts.set(f.rel, text.startsWith("\uFEFF") ? text.slice(1) : text);
   }
   if (!texts.has("instruction.md")) issues.add(display, "missing instruction.md");
   const tomlText = texts.get("task.toml");

@@ -12,12 +12,13 @@ import { withRoundRollups } from "@/db/queries/rollups";
 import { storeRunCounts } from "@/db/queries/runs";
 import { IngestError, IssueList, type IngestIssue } from "./errors";
 import { findTrialDirs, writeHarborTrials } from "./harbor-jobs";
+import { isInterchangeFile, loneInterchangeFile, readInterchangeHeader, writeInterchangeRun } from "./interchange";
 import { isNativeRun, readNativeHeader, writeNativeRun } from "./native";
 import { defaultReaderThreads, type ReadProgress } from "./native/read-run";
 import { isDirectory } from "./walk";
 import { checkAfterImport, snapshotForChecks, type ChecksSnapshot } from "@/lib/checks/after-ingest";
 
-export const INGEST_FORMATS = ["native", "harbor"] as const;
+export const INGEST_FORMATS = ["native", "harbor", "jsonl"] as const;
 export type IngestFormat = (typeof INGEST_FORMATS)[number];
 
 export interface IngestOptions {
@@ -48,18 +49,20 @@ export interface IngestSummary extends WriteCounts {
 }
 
 export async function detectFormat(p: string): Promise<IngestFormat> {
-  if (!(await isDirectory(p))) throw new IngestError([{ file: p, message: "not a directory (archives and JSONL arrive with a later release)" }]);
+  if (isInterchangeFile(p) && !(await isDirectory(p))) return "jsonl";
+  if (!(await isDirectory(p))) throw new IngestError([{ file: p, message: "not a directory or a .jsonl file (upload archives through POST /api/v1/ingest)" }]);
   if (await isNativeRun(p)) return "native";
   if (findTrialDirs(p)) return "harbor";
   throw new IngestError([
-    { file: p, message: "unrecognized layout: expected a native RST run (run.json + lineage.jsonl) or Harbor job or trial directories (result.json)" },
+    { file: p, message: "unrecognized layout: expected a native RST run (run.json + lineage.jsonl), Harbor job or trial directories (result.json), or a .jsonl file" },
   ]);
 }
 
 export async function ingestPath(db: Db, inputPath: string, opts: IngestOptions = {}): Promise<IngestSummary> {
-  const dir = path.resolve(inputPath);
+  const dir = (await loneInterchangeFile(path.resolve(inputPath))) ?? path.resolve(inputPath);
   await failInterruptedImports(db);
   const format = opts.format ?? (await detectFormat(dir));
+  if (format === "jsonl") return ingestInterchange(db, dir, opts);
   return format === "harbor" ? ingestHarbor(db, dir, opts) : ingestNative(db, dir, opts);
 }
 
@@ -153,6 +156,27 @@ async function whileWriting<T>(writer: RunWriter, write: () => Promise<T>): Prom
   } finally {
     await writer.settled().catch(() => undefined);
   }
+}
+
+/** A JSONL interchange file (FORMATS.md §6): tasks with their files, no trials. */
+async function ingestInterchange(db: Db, file: string, opts: IngestOptions): Promise<IngestSummary> {
+  const issues = new IssueList();
+  const warnings = new IssueList(1000);
+  const header = await readInterchangeHeader(file, issues, opts.runName);
+  if (!header) throw new IngestError(issues.items);
+  return recordedImport(db, { runName: header.name, format: "jsonl", dir: file, candidates: header.total, opts, warnings }, async (tx) => {
+    const writer = await RunWriter.open(tx, { name: header.name, format: "jsonl", sourcePath: opts.sourceLabel ?? file, meta: header.meta, createdAt: null, keepMeta: true });
+    await whileWriting(writer, () =>
+      writeInterchangeRun(file, header, writer, issues, warnings, {
+        onProgress: opts.onProgress,
+        runNamed: opts.runName !== undefined,
+        threads: opts.threads ?? defaultReaderThreads({ embeddedDatabase: isEmbedded(db), candidates: header.total }),
+      }),
+    );
+    issues.throwIfAny();
+    const c = writer.counts;
+    return { runId: writer.runId, counts: { ...c }, unchanged: writer.runExisted && c.tasksNew === 0 && c.tasksChanged === 0 };
+  });
 }
 
 /** Trials for a run already imported: `--run`, or the only run there is. */

@@ -70,4 +70,19 @@ describe("run archives", () => {
     await expect(unpackArchive(stream(corrupt))).rejects.toThrow(ArchiveError);
     await expect(unpackArchive(stream(Buffer.from("just some text, not a tar")))).rejects.toThrow(ArchiveError);
   });
+
+  it("a JSONL body is kept as one file, byte for byte, within the size limit", async () => {
+    const text = Buffer.from('\uFEFF \n{"id": "t"}\n{"id": "u"}\n');
+    const r = await unpackArchive(Readable.from([text.subarray(0, 5), text.subarray(5)]));
+    try {
+      expect(fs.readdirSync(r.root)).toEqual(["upload.jsonl"]);
+      expect(fs.readFileSync(path.join(r.root, "upload.jsonl")).equals(text)).toBe(true);
+      expect(r).toMatchObject({ dir: r.root, files: 1, bytes: text.length });
+    } finally {
+      fs.rmSync(r.root, { recursive: true, force: true });
+    }
+    const before = fs.readdirSync(os.tmpdir()).filter((d) => d.startsWith("rst-upload-")).length;
+    await expect(unpackArchive(stream(Buffer.from(`${'{"id": "t"}\n'.repeat(10)}`)), { ...DEFAULT_LIMITS, maxTotalBytes: 50 })).rejects.toThrow(/larger than 50 bytes/);
+    expect(fs.readdirSync(os.tmpdir()).filter((d) => d.startsWith("rst-upload-")).length).toBe(before);
+  });
 });

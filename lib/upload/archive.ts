@@ -1,5 +1,5 @@
 // An uploaded run archive (tar, optionally gzipped) unpacked into a fresh private directory that
-// the importer then reads like any run directory. Entries are streamed and judged by their header
+// the importer then reads like any run directory (a JSONL upload is saved there as one file). Entries are streamed and judged by their header
 // before a byte is written: regular files and directories only; a name must be a plain relative
 // path (no `..`, no absolute path, no backslash, no NUL); counts and sizes are capped. Nothing is
 // ever created but what we create ourselves — no links — so no entry can reach outside the
@@ -45,6 +45,26 @@ export function safeEntryPath(name: string, maxDepth: number): string[] {
 }
 
 const GZIP_MAGIC = [0x1f, 0x8b];
+const SNIFF_BYTES = 512;
+/** A JSONL body: an optional byte order mark and blank space, then an object. (A tar whose first
+ * member is named `{…` would be taken for JSONL, and refused as invalid JSON, never misread.) */
+const JSONL_START = /^(?:\xEF\xBB\xBF)?[ \t\r\n]*\{/;
+
+/** Writes `body` to a new file, refusing to go past `max` bytes; returns the size. */
+async function saveCapped(body: Readable, file: string, max: number): Promise<number> {
+  let size = 0;
+  const fd = fs.openSync(file, fs.constants.O_WRONLY | fs.constants.O_CREAT | fs.constants.O_EXCL | fs.constants.O_NOFOLLOW, 0o600);
+  try {
+    for await (const chunk of body) {
+      size += (chunk as Buffer).length;
+      if (size > max) throw new ArchiveError(`the upload is larger than ${max} bytes`);
+      fs.writeSync(fd, chunk as Buffer);
+    }
+  } finally {
+    fs.closeSync(fd);
+  }
+  return size;
+}
 
 /**
  * Unpacks `body` into a new directory and returns it; the caller removes it when done. When the
@@ -56,6 +76,36 @@ export async function unpackArchive(body: ReadableStream<Uint8Array> | Readable,
   let files = 0;
   let bytes = 0;
   const source = body instanceof Readable ? body : Readable.fromWeb(body as import("node:stream/web").ReadableStream<Uint8Array>);
+  // Sniff the first bytes: gzip, plain tar, or JSONL (FORMATS.md §6: a line starts with `{`).
+  const iterator = source[Symbol.asyncIterator]();
+  let head = Buffer.alloc(0);
+  let ended = false;
+  try {
+    // At least a tar header's worth (or all there is), whatever size the first chunks have.
+    while (head.length < SNIFF_BYTES && !ended) {
+      const next = await iterator.next();
+      if (next.done) ended = true;
+      else head = Buffer.concat([head, Buffer.from(next.value as Uint8Array)]);
+    }
+  } catch (err) {
+    fs.rmSync(root, { recursive: true, force: true });
+    throw new ArchiveError(`the upload could not be read (${(err as Error).message})`);
+  }
+  const rest = Readable.from(
+    (async function* () {
+      if (head.length) yield head;
+      if (ended) return;
+      for (let r = await iterator.next(); !r.done; r = await iterator.next()) yield Buffer.from(r.value as Uint8Array);
+    })(),
+  );
+  if (JSONL_START.test(head.toString("latin1"))) {
+    try {
+      return { dir: root, root, files: 1, bytes: await saveCapped(rest, path.join(root, "upload.jsonl"), limits.maxTotalBytes) };
+    } catch (err) {
+      fs.rmSync(root, { recursive: true, force: true });
+      throw err instanceof ArchiveError ? err : new ArchiveError(`the JSONL upload could not be saved (${(err as Error).message})`);
+    }
+  }
   const extract = tar.extract();
   const done = (async () => {
     for await (const entry of extract) {
@@ -94,16 +144,6 @@ export async function unpackArchive(body: ReadableStream<Uint8Array> | Readable,
     }
   })();
   try {
-    // Sniff the first bytes: gzip or plain tar.
-    const iterator = source[Symbol.asyncIterator]();
-    const first = await iterator.next();
-    const head = first.done ? Buffer.alloc(0) : Buffer.from(first.value as Uint8Array);
-    const rest = Readable.from(
-      (async function* () {
-        if (head.length) yield head;
-        for (let r = await iterator.next(); !r.done; r = await iterator.next()) yield Buffer.from(r.value as Uint8Array);
-      })(),
-    );
     const gz = head[0] === GZIP_MAGIC[0] && head[1] === GZIP_MAGIC[1];
     // Our verdict on an entry wins over the stream error it causes (stopping the reader closes it).
     const [piped, judged] = await Promise.allSettled([gz ? pipeline(rest, createGunzip(), extract) : pipeline(rest, extract), done]);

@@ -42,7 +42,7 @@ export async function writeNativeRun(
     if (r.parent === null) continue;
     const parent = records.get(r.parent);
     if (!parent) issues.add("lineage.jsonl", `task ${taskId}: parent_id ${r.parent} is not in lineage.jsonl`, r.line);
-    else if (parent.round >= r.round) issues.add("lineage.jsonl", `task ${taskId}: round ${r.round} is not after its parent's round ${parent.round}`, r.line);
+    else if (parent.round !== null && r.round !== null && parent.round >= r.round) issues.add("lineage.jsonl", `task ${taskId}: round ${r.round} is not after its parent's round ${parent.round}`, r.line);
   }
   const trialsDir = path.join(dir, "trials");
   if (await isDirectory(trialsDir)) {

@@ -10,17 +10,27 @@ import type { Outline } from "@/lib/metrics/outlines";
 import { withTreeReuse } from "@/lib/metrics/tree-sitter";
 import { sha256 } from "../content";
 import { IssueList, type IngestIssue } from "../errors";
-import { readHarborTask, searchableText } from "../harbor-task";
+import { parseTaskFiles, readHarborTask, searchableText, type ParsedTaskDir } from "../harbor-task";
 import { readHarborTrial, type ParsedTrial } from "../harbor-trial";
 import { pairsMissing, searchIndex } from "../search-vector";
 import { isDirectorySync } from "../walk";
+import { inlineTaskFiles, type InlineTask } from "../interchange-files";
 import type { EvalRecord, LineageRecord } from "./schemas";
 
+/** A candidate's lineage line: lineage.jsonl's, or a JSONL interchange line's (whose round may be
+ * unknown). */
+export type CandidateRecord = Pick<LineageRecord, "task_id" | "parent_id" | "operator" | "status" | "rejection_reason" | "repair_attempts" | "created_at"> & {
+  round: number | null;
+};
+
 export interface CandidateJob {
+  /** the run directory: the task is `tasks/<task_id>/`, its trials `trials/<task_id>/*` */
   dir: string;
-  rec: LineageRecord;
+  rec: CandidateRecord;
   /** line of lineage.jsonl, for issues */
   line: number;
+  /** the task's files carried in a JSONL line instead (lib/ingest/interchange): no directory, no trials */
+  inline?: InlineTask;
   evals: EvalRecord[];
   solverModel: string | null;
   /** content hash of the task already in the database (re-import), or null */
@@ -87,13 +97,18 @@ export function contentHashOf(files: { path: string; stored: { hash: string } }[
 export async function readCandidate(job: CandidateJob): Promise<CandidateResult> {
   const { rec, line } = job;
   const issues = new IssueList();
-  const taskDir = path.join(job.dir, "tasks", rec.task_id);
-  const display = `tasks/${rec.task_id}`;
-  if (!isDirectorySync(taskDir)) {
-    issues.add("lineage.jsonl", `task ${rec.task_id}: directory ${display}/ is missing`, line);
-    return { task: null, unchanged: false, trials: [], issues: issues.items, warnings: [] };
+  let parsed: ParsedTaskDir;
+  if (job.inline) {
+    parsed = parseTaskFiles(inlineTaskFiles(job.inline, issues), job.inline.display, issues);
+  } else {
+    const taskDir = path.join(job.dir, "tasks", rec.task_id);
+    const display = `tasks/${rec.task_id}`;
+    if (!isDirectorySync(taskDir)) {
+      issues.add("lineage.jsonl", `task ${rec.task_id}: directory ${display}/ is missing`, line);
+      return { task: null, unchanged: false, trials: [], issues: issues.items, warnings: [] };
+    }
+    parsed = readHarborTask(taskDir, display, issues);
   }
-  const parsed = readHarborTask(taskDir, display, issues);
   const contentHash = contentHashOf(parsed.files);
   let task: TaskInput | null = null;
   if (job.knownHash !== contentHash) {
@@ -167,7 +182,7 @@ export async function readCandidate(job: CandidateJob): Promise<CandidateResult>
     };
   }
   const warnings = new IssueList();
-  const trials = readTrials(job, contentHash, warnings);
+  const trials = job.inline ? [] : readTrials(job, contentHash, warnings);
   return { task, unchanged: task === null, trials, issues: issues.items, warnings: warnings.items };
 }
 

@@ -76,11 +76,9 @@ export async function streamRun(
   writer: RunWriter,
   issues: IssueList,
   opts: { solverModel: string | null; onProgress?: (p: ReadProgress) => void; total: number; threads: number; warnings: IssueList },
-): Promise<{ records: Map<string, { parent: string | null; line: number; round: number }> }> {
+): Promise<{ records: Map<string, LineageSeen> }> {
   const evals = await readEvals(dir, issues);
-  const records = new Map<string, { parent: string | null; line: number; round: number }>();
-  /** the reader thread each task went to: its children go there too */
-  const threadOf = new Map<string, number>();
+  const records = new Map<string, LineageSeen>();
   const lineage = readJsonl(path.join(dir, "lineage.jsonl"), "lineage.jsonl", lineageSchema, issues);
   async function* jobs(): AsyncGenerator<CandidateJob> {
     for await (const { line, value } of lineage) {
@@ -101,6 +99,31 @@ export async function streamRun(
       };
     }
   }
+  await streamCandidates(jobs(), writer, issues, opts);
+  for (const [taskId, ev] of evals) if (!records.has(taskId)) issues.add("evals.jsonl", `task_id ${taskId} is not in lineage.jsonl (model ${ev[0]?.model ?? "?"})`);
+  return { records };
+}
+
+/** What the lineage checks need of a candidate once all are read. */
+export interface LineageSeen {
+  parent: string | null;
+  line: number;
+  round: number | null;
+}
+
+/**
+ * Reads `jobs` (in reader threads, or in this thread when `threads` is 0) and writes what they
+ * yield in their order. Problems land in `issues`; after the first one, reading goes on (to report
+ * every problem) but writing stops, since the transaction will roll back.
+ */
+export async function streamCandidates(
+  jobs: AsyncIterable<CandidateJob>,
+  writer: RunWriter,
+  issues: IssueList,
+  opts: { onProgress?: (p: ReadProgress) => void; total: number; threads: number; warnings: IssueList },
+): Promise<void> {
+  /** the reader thread each task went to: its children go there too */
+  const threadOf = new Map<string, number>();
   const threads = opts.threads;
   const pool = threads > 0 ? new ThreadPool<CandidateJob, CandidateResult>(READER_ENTRY, threads) : null;
   // A child goes to the thread that read its parent: it is parsed from where it stops repeating the
@@ -115,11 +138,9 @@ export async function streamRun(
     : readCandidate;
   let done = 0;
   try {
-    for await (const r of mapOrdered(jobs(), pool ? threads * AHEAD_PER_THREAD : AHEAD_INLINE, read)) {
+    for await (const r of mapOrdered(jobs, pool ? threads * AHEAD_PER_THREAD : AHEAD_INLINE, read)) {
       for (const issue of r.issues) issues.add(issue.file, issue.message, issue.line);
       for (const w of r.warnings) opts.warnings.add(w.file, w.message, w.line);
-      // Once anything is wrong the transaction rolls back: keep reading, to report every
-      // problem, but stop writing.
       if (issues.size === 0) {
         if (r.task) await writer.addTask(r.task);
         else if (r.unchanged) writer.counts.tasksUnchanged++;
@@ -132,6 +153,4 @@ export async function streamRun(
     await pool?.close();
     if (!pool) forgetParents();
   }
-  for (const [taskId, ev] of evals) if (!records.has(taskId)) issues.add("evals.jsonl", `task_id ${taskId} is not in lineage.jsonl (model ${ev[0]?.model ?? "?"})`);
-  return { records };
 }

@@ -1,5 +1,6 @@
-// POST a run archive (the native layout as .tar or .tar.gz, body as is): unpacked with every
-// entry checked, then imported in the background. 202 with the import id and where to poll.
+// POST a run archive (the native layout as .tar or .tar.gz, body as is) or a JSONL file of tasks
+// (FORMATS.md §6): unpacked with every entry checked, or saved as it is, then imported in the
+// background. 202 with the import id and where to poll.
 import { json, apiError } from "@/lib/api/http";
 import { route } from "@/lib/api/route";
 import { startUploadedImport } from "@/lib/data/ingest";
@@ -10,7 +11,7 @@ export const dynamic = "force-dynamic";
 export const POST = route(
   "ingest",
   async ({ actor, req }) => {
-    if (!req.body) return apiError(400, "bad_request", "the body must be the run archive");
+    if (!req.body) return apiError(400, "bad_request", "the body must be the run archive or the JSONL file");
     const params = new URL(req.url).searchParams;
     const runName = params.get("run")?.trim() || undefined;
     try {
