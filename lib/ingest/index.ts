@@ -4,7 +4,7 @@ import { CLI_ACTOR } from "@/lib/auth/actor";
 import { isEmbedded, type Db } from "@/db/client";
 import { failInterruptedImports, finishImport, startImport } from "@/db/queries/imports";
 import { RunWriter } from "@/db/queries/ingest";
-import type { WriteCounts } from "@/db/queries/ingest-rows";
+import type { RunInput, WriteCounts } from "@/db/queries/ingest-rows";
 import { vacuumAfterImport } from "@/db/queries/ingest-settings";
 import { runs } from "@/db/schema";
 import { recordAudit } from "@/db/queries/audit";
@@ -14,11 +14,12 @@ import { IngestError, IssueList, type IngestIssue } from "./errors";
 import { findTrialDirs, writeHarborTrials } from "./harbor-jobs";
 import { isInterchangeFile, loneInterchangeFile, readInterchangeHeader, writeInterchangeRun } from "./interchange";
 import { isNativeRun, readNativeHeader, writeNativeRun } from "./native";
+import { findTaskDirs, writeTaskDirs } from "./task-dirs";
 import { defaultReaderThreads, type ReadProgress } from "./native/read-run";
 import { isDirectory } from "./walk";
 import { checkAfterImport, snapshotForChecks, type ChecksSnapshot } from "@/lib/checks/after-ingest";
 
-export const INGEST_FORMATS = ["native", "harbor", "jsonl"] as const;
+export const INGEST_FORMATS = ["native", "harbor", "jsonl", "tasks"] as const;
 export type IngestFormat = (typeof INGEST_FORMATS)[number];
 
 export interface IngestOptions {
@@ -53,8 +54,13 @@ export async function detectFormat(p: string): Promise<IngestFormat> {
   if (!(await isDirectory(p))) throw new IngestError([{ file: p, message: "not a directory or a .jsonl file (upload archives through POST /api/v1/ingest)" }]);
   if (await isNativeRun(p)) return "native";
   if (findTrialDirs(p)) return "harbor";
+  if (findTaskDirs(p)) return "tasks";
   throw new IngestError([
-    { file: p, message: "unrecognized layout: expected a native RST run (run.json + lineage.jsonl), Harbor job or trial directories (result.json), or a .jsonl file" },
+    {
+      file: p,
+      message:
+        "unrecognized layout: expected a native RST run (run.json + lineage.jsonl), Harbor job or trial directories (result.json), Harbor task directories (instruction.md, task.toml), or a .jsonl file",
+    },
   ]);
 }
 
@@ -63,6 +69,7 @@ export async function ingestPath(db: Db, inputPath: string, opts: IngestOptions 
   await failInterruptedImports(db);
   const format = opts.format ?? (await detectFormat(dir));
   if (format === "jsonl") return ingestInterchange(db, dir, opts);
+  if (format === "tasks") return ingestTaskDirs(db, dir, opts);
   return format === "harbor" ? ingestHarbor(db, dir, opts) : ingestNative(db, dir, opts);
 }
 
@@ -138,9 +145,26 @@ async function ingestNative(db: Db, dir: string, opts: IngestOptions): Promise<I
   const warnings = new IssueList();
   const header = await readNativeHeader(dir, issues, opts.runName);
   if (!header) throw new IngestError(issues.items);
-  return recordedImport(db, { runName: header.name, format: "native", dir, candidates: header.total, opts, warnings }, async (tx) => {
-    const writer = await RunWriter.open(tx, { name: header.name, format: "native", sourcePath: opts.sourceLabel ?? dir, meta: header.meta, createdAt: header.createdAt });
-    await whileWriting(writer, () => writeNativeRun(dir, header, writer, issues, warnings, { onProgress: opts.onProgress, threads: opts.threads ?? defaultReaderThreads({ embeddedDatabase: isEmbedded(db), candidates: header.total }) }));
+  const run = { name: header.name, format: "native" as const, sourcePath: opts.sourceLabel ?? dir, meta: header.meta, createdAt: header.createdAt };
+  return importIntoRun(db, { run, dir, candidates: header.total, opts, issues, warnings }, (writer, threads) =>
+    writeNativeRun(dir, header, writer, issues, warnings, { onProgress: opts.onProgress, threads }),
+  );
+}
+
+/**
+ * One recorded import of tasks (and their trials) into `run`: the run opened or created, `write`
+ * given the writer and the number of reader threads, the transaction rolled back on any issue.
+ */
+async function importIntoRun(
+  db: Db,
+  job: { run: RunInput & { format: IngestFormat }; dir: string; candidates: number; opts: IngestOptions; issues: IssueList; warnings: IssueList },
+  write: (writer: RunWriter, threads: number) => Promise<void>,
+): Promise<IngestSummary> {
+  const { run, dir, candidates, opts, issues, warnings } = job;
+  const threads = opts.threads ?? defaultReaderThreads({ embeddedDatabase: isEmbedded(db), candidates });
+  return recordedImport(db, { runName: run.name, format: run.format, dir, candidates, opts, warnings }, async (tx) => {
+    const writer = await RunWriter.open(tx, run);
+    await whileWriting(writer, () => write(writer, threads));
     issues.throwIfAny();
     const c = writer.counts;
     return { runId: writer.runId, counts: { ...c }, unchanged: writer.runExisted && c.tasksNew === 0 && c.tasksChanged === 0 && c.trialsNew === 0 };
@@ -158,25 +182,33 @@ async function whileWriting<T>(writer: RunWriter, write: () => Promise<T>): Prom
   }
 }
 
-/** A JSONL interchange file (FORMATS.md §6): tasks with their files, no trials. */
+/** A JSONL interchange file (FORMATS.md §6): tasks with their files, no trials. An existing run
+ * keeps its meta (a file adding tasks to a run imported from its directory). */
 async function ingestInterchange(db: Db, file: string, opts: IngestOptions): Promise<IngestSummary> {
   const issues = new IssueList();
   const warnings = new IssueList(1000);
   const header = await readInterchangeHeader(file, issues, opts.runName);
   if (!header) throw new IngestError(issues.items);
-  return recordedImport(db, { runName: header.name, format: "jsonl", dir: file, candidates: header.total, opts, warnings }, async (tx) => {
-    const writer = await RunWriter.open(tx, { name: header.name, format: "jsonl", sourcePath: opts.sourceLabel ?? file, meta: header.meta, createdAt: null, keepMeta: true });
-    await whileWriting(writer, () =>
-      writeInterchangeRun(file, header, writer, issues, warnings, {
-        onProgress: opts.onProgress,
-        runNamed: opts.runName !== undefined,
-        threads: opts.threads ?? defaultReaderThreads({ embeddedDatabase: isEmbedded(db), candidates: header.total }),
-      }),
-    );
-    issues.throwIfAny();
-    const c = writer.counts;
-    return { runId: writer.runId, counts: { ...c }, unchanged: writer.runExisted && c.tasksNew === 0 && c.tasksChanged === 0 };
-  });
+  const run = { name: header.name, format: "jsonl" as const, sourcePath: opts.sourceLabel ?? file, meta: header.meta, createdAt: null, keepMeta: true };
+  return importIntoRun(db, { run, dir: file, candidates: header.total, opts, issues, warnings }, (writer, threads) =>
+    writeInterchangeRun(file, header, writer, issues, warnings, { onProgress: opts.onProgress, runNamed: opts.runName !== undefined, threads }),
+  );
+}
+
+/** Harbor task directories (FORMATS.md §1): a folder of tasks (into `--run`, default the folder's
+ * name), or one task (into `--run`). No lineage, no trials. */
+async function ingestTaskDirs(db: Db, dir: string, opts: IngestOptions): Promise<IngestSummary> {
+  const found = findTaskDirs(dir);
+  if (!found) throw new IngestError([{ file: dir, message: "no Harbor task directories (instruction.md or task.toml) here" }]);
+  const single = found.tasks.length === 1 && found.tasks[0]?.dir === dir;
+  if (single && opts.runName === undefined) throw new IngestError([{ file: dir, message: "a single task needs --run NAME, the run it joins" }]);
+  const name = opts.runName ?? path.basename(dir);
+  const issues = new IssueList();
+  const warnings = new IssueList(1000);
+  const run = { name, format: "tasks" as const, sourcePath: opts.sourceLabel ?? dir, meta: { name, format: "tasks" }, createdAt: null, keepMeta: true };
+  return importIntoRun(db, { run, dir, candidates: found.tasks.length, opts, issues, warnings }, (writer, threads) =>
+    writeTaskDirs(dir, found, writer, issues, warnings, { onProgress: opts.onProgress, threads }),
+  );
 }
 
 /** Trials for a run already imported: `--run`, or the only run there is. */

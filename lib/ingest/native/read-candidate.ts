@@ -31,6 +31,8 @@ export interface CandidateJob {
   line: number;
   /** the task's files carried in a JSONL line instead (lib/ingest/interchange): no directory, no trials */
   inline?: InlineTask;
+  /** the task's directory when it is not `tasks/<task_id>/` of a run (lib/ingest/task-dirs): no trials */
+  taskDir?: { path: string; display: string };
   evals: EvalRecord[];
   solverModel: string | null;
   /** content hash of the task already in the database (re-import), or null */
@@ -101,8 +103,8 @@ export async function readCandidate(job: CandidateJob): Promise<CandidateResult>
   if (job.inline) {
     parsed = parseTaskFiles(inlineTaskFiles(job.inline, issues), job.inline.display, issues);
   } else {
-    const taskDir = path.join(job.dir, "tasks", rec.task_id);
-    const display = `tasks/${rec.task_id}`;
+    const taskDir = job.taskDir?.path ?? path.join(job.dir, "tasks", rec.task_id);
+    const display = job.taskDir?.display ?? `tasks/${rec.task_id}`;
     if (!isDirectorySync(taskDir)) {
       issues.add("lineage.jsonl", `task ${rec.task_id}: directory ${display}/ is missing`, line);
       return { task: null, unchanged: false, trials: [], issues: issues.items, warnings: [] };
@@ -182,7 +184,7 @@ export async function readCandidate(job: CandidateJob): Promise<CandidateResult>
     };
   }
   const warnings = new IssueList();
-  const trials = job.inline ? [] : readTrials(job, contentHash, warnings);
+  const trials = job.inline || job.taskDir ? [] : readTrials(job, contentHash, warnings);
   return { task, unchanged: task === null, trials, issues: issues.items, warnings: warnings.items };
 }
 
