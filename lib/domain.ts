@@ -53,3 +53,20 @@ export const FLAG_RULES = [
   "missing-validation",
 ] as const;
 export type FlagRule = (typeof FLAG_RULES)[number];
+
+/**
+ * How an inferred lineage link was arrived at (C12, lib/lineage/infer.ts): stored with the task
+ * whose parent (or lack of one) was inferred from content rather than declared by the pipeline.
+ */
+export interface InferredLineage {
+  /** 0–1: how much of the parent's solution the child keeps, in order, and how clearly it beats the runner-up; null for a root */
+  confidence: number | null;
+  /** the parent's solution lines the child's keeps, in order (0 for a root) */
+  shared_lines: number;
+  parent_lines: number;
+  child_lines: number;
+  /** the next best candidate parent, when there was one */
+  runner_up: { id: string; shared_lines: number } | null;
+  /** the round was not known: it is the inferred depth */
+  round_from_depth: boolean;
+}

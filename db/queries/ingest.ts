@@ -263,7 +263,7 @@ export class RunWriter {
       // Changed content: new files and metrics, a new version; the review history is kept.
       await this.tx
         .update(tasks)
-        .set({ ...t.row, version: sql`${tasks.version} + 1` })
+        .set({ ...t.row, lineageInferred: null, version: sql`${tasks.version} + 1` })
         .where(eq(tasks.id, prev.id));
       await this.tx.delete(taskFiles).where(eq(taskFiles.taskId, prev.id));
       await this.tx.delete(evals).where(eq(evals.taskId, prev.id));
@@ -361,7 +361,7 @@ export class RunWriter {
    * lists merged into their indexes, and fresh planner statistics. */
   async finish(): Promise<void> {
     await this.flush();
-    await this.linkLineage();
+    await linkRunLineage(this.tx, this.runId);
     for (const oid of this.ginIndexes) await this.tx.execute(sql`SELECT gin_clean_pending_list(${oid}::oid::regclass)`);
     // Without them the first queries after an import are planned for tables the planner has not
     // seen (a round-statistics slice of a new paper-scale run was planned as a row-by-row join:
@@ -369,28 +369,36 @@ export class RunWriter {
     await this.tx.execute(sql`ANALYZE ${tasks}, ${taskSearch}, ${trials}`);
   }
 
-  /** Resolves parent links and derives root, depth and materialized path, in the database. */
-  private async linkLineage(): Promise<void> {
-    await this.tx.execute(sql`
-      UPDATE tasks c SET parent_id = p.id
-      FROM tasks p
-      WHERE c.run_id = ${this.runId} AND p.run_id = ${this.runId}
-        AND c.parent_ext_id = p.ext_id AND c.parent_id IS DISTINCT FROM p.id`);
-    await this.tx.execute(sql`
-      WITH RECURSIVE tree AS (
-        SELECT id, id AS root_id, 0 AS depth, '/' || id || '/' AS path
-        FROM tasks WHERE run_id = ${this.runId} AND parent_id IS NULL
-        UNION ALL
-        SELECT c.id, tree.root_id, tree.depth + 1, tree.path || c.id || '/'
-        FROM tasks c JOIN tree ON c.parent_id = tree.id
-      )
-      UPDATE tasks t SET root_id = tree.root_id, depth = tree.depth, path = tree.path
-      FROM tree WHERE t.id = tree.id
-        AND (t.root_id IS DISTINCT FROM tree.root_id OR t.depth <> tree.depth OR t.path <> tree.path)`);
-  }
-
   async taskCountInRun(): Promise<number> {
     const [row] = await this.tx.select({ n: sql<number>`count(*)::int` }).from(tasks).where(eq(tasks.runId, this.runId));
     return row?.n ?? 0;
   }
+}
+
+/**
+ * Resolves a run's parent links (parent_ext_id → parent_id; a link to no task of the run, or none,
+ * clears it) and derives root, depth and materialized path, in the database. Rows already right
+ * are left alone.
+ */
+export async function linkRunLineage(tx: Db, runId: number): Promise<void> {
+  await tx.execute(sql`
+    UPDATE tasks c SET parent_id = p.id
+    FROM tasks p
+    WHERE c.run_id = ${runId} AND p.run_id = ${runId}
+      AND c.parent_ext_id = p.ext_id AND c.parent_id IS DISTINCT FROM p.id`);
+  await tx.execute(sql`
+    UPDATE tasks c SET parent_id = NULL
+    WHERE c.run_id = ${runId} AND c.parent_id IS NOT NULL
+      AND NOT EXISTS (SELECT 1 FROM tasks p WHERE p.id = c.parent_id AND p.run_id = ${runId} AND p.ext_id = c.parent_ext_id)`);
+  await tx.execute(sql`
+    WITH RECURSIVE tree AS (
+      SELECT id, id AS root_id, 0 AS depth, '/' || id || '/' AS path
+      FROM tasks WHERE run_id = ${runId} AND parent_id IS NULL
+      UNION ALL
+      SELECT c.id, tree.root_id, tree.depth + 1, tree.path || c.id || '/'
+      FROM tasks c JOIN tree ON c.parent_id = tree.id
+    )
+    UPDATE tasks t SET root_id = tree.root_id, depth = tree.depth, path = tree.path
+    FROM tree WHERE t.id = tree.id
+      AND (t.root_id IS DISTINCT FROM tree.root_id OR t.depth <> tree.depth OR t.path <> tree.path)`);
 }

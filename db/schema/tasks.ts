@@ -2,7 +2,7 @@
 // tasks' search vectors and their solver evaluations.
 import { sql } from "drizzle-orm";
 import { doublePrecision, index, integer, json, jsonb, pgTable, primaryKey, serial, text, uniqueIndex } from "drizzle-orm/pg-core";
-import type { ReviewState, TaskStatus } from "@/lib/domain";
+import type { InferredLineage, ReviewState, TaskStatus } from "@/lib/domain";
 import { ts, tsvector } from "./columns";
 
 export const runs = pgTable("runs", {
@@ -69,6 +69,9 @@ export const tasks = pgTable(
     extId: text("ext_id").notNull(),
     parentId: integer("parent_id"),
     parentExtId: text("parent_ext_id"),
+    /** Set when the parent link (and a round taken from the depth) was inferred from content
+     * (C12, lib/lineage/infer.ts), not declared by the pipeline: the confidence and its evidence. */
+    lineageInferred: jsonb("lineage_inferred").$type<InferredLineage>(),
     /** The seed this task descends from (itself for seeds). */
     rootId: integer("root_id"),
     /** Materialized path of ids from the seed, e.g. "/12/57/301/", for subtree queries. */
