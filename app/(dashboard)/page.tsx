@@ -5,6 +5,7 @@ import { RunsTable } from "@/components/overview/runs-table";
 import { EmptyState } from "@/components/ui/empty-state";
 import { PageHeader } from "@/components/ui/page-header";
 import { requireActor } from "@/lib/auth/page";
+import { can } from "@/lib/auth/permissions";
 import { getRunOverview, listRuns } from "@/lib/data/read";
 import { getRoundDetail } from "@/lib/data/rounds";
 import type { RunOverviewJson } from "@/lib/api/types";
@@ -47,7 +48,7 @@ export default async function OverviewPage({ searchParams }: Props) {
           </EmptyState>
         )}
         {overviews.map((o) => (
-          <RunOverview key={o.run.id} overview={o} curves={curves.get(o.run.name)} />
+          <RunOverview key={o.run.id} overview={o} curves={curves.get(o.run.name)} canInfer={can(actor.role, "ingest")} />
         ))}
       </div>
     </>

@@ -40,6 +40,8 @@ describe.each(BACKENDS)("authorization of every API route on %s", (backend) => {
     fixtureDir = writeFixtureRun("fx");
     archive = gzipSync(await packDirectory(fixtureDir));
     await ingestPath(database.db, fixtureDir);
+    // The same tasks as bare Harbor task directories: a run without lineage, to infer.
+    await ingestPath(database.db, path.join(fixtureDir, "tasks"), { runName: "opaque" });
     const [task] = await database.db.execute(sql`select id from tasks order by id limit 1`).then((r) => (Array.isArray(r) ? r : (r as { rows: unknown[] }).rows) as { id: number }[]);
     taskId = Number(task?.id);
     for (const role of ROLE_ORDER) {
@@ -76,6 +78,7 @@ describe.each(BACKENDS)("authorization of every API route on %s", (backend) => {
   const cases = (): Case[] => [
     { file: "runs", method: "GET", url: "/api/v1/runs", role: "viewer" },
     { file: "runs/[run]/rounds", method: "GET", url: "/api/v1/runs/fx/rounds", params: { run: "fx" }, role: "viewer" },
+    { file: "runs/[run]/lineage", method: "POST", url: "/api/v1/runs/opaque/lineage", params: { run: "opaque" }, body: { dry_run: true }, role: "admin" },
     { file: "tasks", method: "GET", url: "/api/v1/tasks?run=fx", role: "viewer" },
     { file: "tasks/snippets", method: "GET", url: `/api/v1/tasks/snippets?q=mkdir&ids=${taskId}`, role: "viewer" },
     { file: "tasks/[id]", method: "GET", url: `/api/v1/tasks/${taskId}`, params: { id: String(taskId) }, role: "viewer" },

@@ -35,8 +35,14 @@ export type TreeRowViewProps = {
   onToggle: (row: TreeRow) => void;
 };
 
+/** A node without an operator is a seed when it has no parent; a child whose operator nobody
+ * recorded (inferred lineage, a pipeline that does not say) is just that. */
+function operatorLabel(n: LineageNodeJson): string {
+  return n.operator ?? (n.parent_id === null ? "seed" : "operator unknown");
+}
+
 function nodeTitle(n: LineageNodeJson): string {
-  const parts = [n.task_id, `round ${n.round ?? "—"}`, n.operator ?? "seed", n.status];
+  const parts = [n.task_id, `round ${n.round ?? "—"}`, operatorLabel(n), n.status];
   if (n.rejection_reason) parts.push(`reason: ${n.rejection_reason}`);
   parts.push(`review: ${n.review}`, `${n.children} direct children`);
   return parts.join(" · ");
@@ -92,7 +98,7 @@ export const TreeRowView = memo(function TreeRowView({ row, id, selected, curren
           <VisibleText text={n.task_id} />
         </Link>
         <span className="w-8 shrink-0 font-mono text-2xs text-muted tabular-nums">{n.round === null ? "—" : `R${n.round}`}</span>
-        <span className="min-w-0 truncate text-2xs text-muted">{n.operator ? <VisibleText text={n.operator} /> : <i>seed</i>}</span>
+        <span className="min-w-0 truncate text-2xs text-muted">{n.operator ? <VisibleText text={n.operator} /> : <i>{operatorLabel(n)}</i>}</span>
         {current && <span className="shrink-0 rounded bg-accent-soft px-1 text-2xs text-accent">{currentTag}</span>}
       </span>
       <span className={`flex w-24 shrink-0 items-center justify-end text-2xs ${REVIEW_CLASS[n.review]}`}>{n.review === "unreviewed" ? "" : n.review}</span>

@@ -4,11 +4,23 @@ import { formatDateTime } from "@/lib/format/date";
 import { formatInt } from "@/lib/format/number";
 import { BreakdownList } from "./breakdown-list";
 import { HeadlineMetrics } from "./headline-metrics";
+import { InferLineage } from "./infer-lineage";
 import { LastImport } from "./last-import";
 import { RoundTable } from "./round-table";
 import { RunCurves } from "./run-curves";
 
-export type RunOverviewProps = { overview: RunOverviewJson; curves?: RunRoundDetailJson | null };
+export type RunOverviewProps = {
+  overview: RunOverviewJson;
+  curves?: RunRoundDetailJson | null;
+  /** the viewer may infer lineage (admins) */
+  canInfer?: boolean;
+};
+
+const LINEAGE_NOTE: Record<RunOverviewJson["lineage"], string | null> = {
+  declared: null,
+  inferred: "lineage inferred",
+  none: "no lineage",
+};
 
 function Stat({ label, value }: { label: string; value: number }) {
   return (
@@ -19,7 +31,7 @@ function Stat({ label, value }: { label: string; value: number }) {
   );
 }
 
-export function RunOverview({ overview, curves }: RunOverviewProps) {
+export function RunOverview({ overview, curves, canInfer = false }: RunOverviewProps) {
   const { run, rounds, solver } = overview;
   const tasks = (extra: Record<string, string>) => `/tasks?${new URLSearchParams({ run: run.name, ...extra }).toString()}`;
   return (
@@ -40,7 +52,9 @@ export function RunOverview({ overview, curves }: RunOverviewProps) {
         <p className="ml-auto text-2xs text-faint">
           {run.format} · ingested {formatDateTime(run.ingested_at)}
           {solver.model && ` · solver ${solver.model}`}
+          {LINEAGE_NOTE[overview.lineage] && ` · ${LINEAGE_NOTE[overview.lineage]}`}
         </p>
+        {canInfer && overview.lineage !== "declared" && <InferLineage run={run.name} inferred={overview.lineage === "inferred"} />}
       </header>
       <div className="flex flex-col gap-4 p-4">
         {rounds.length > 0 && <HeadlineMetrics rounds={rounds} solverK={solver.k} />}

@@ -4,6 +4,7 @@ import Link from "next/link";
 import { LineageTree } from "@/components/lineage/lineage-tree";
 import { Kbd } from "@/components/ui/kbd";
 import type { LineageNodeJson, TaskDetailJson } from "@/lib/api/types";
+import type { InferredLineage } from "@/lib/domain";
 import { TASK_LINEAGE } from "@/lib/query/lineage";
 
 export type LineagePanelProps = { task: TaskDetailJson; initialNode: number | null };
@@ -19,6 +20,7 @@ export function LineagePanel({ task, initialNode }: LineagePanelProps) {
         <span className="text-2xs text-faint">
           depth {task.depth} · {task.children.length} {task.children.length === 1 ? "child" : "children"}
         </span>
+        {task.lineage_inferred && <InferredBadge inferred={task.lineage_inferred} parent={task.parent?.task_id ?? null} />}
         <span className="hidden items-center gap-1 text-2xs text-faint xl:flex" aria-hidden="true">
           <Kbd>↑</Kbd>
           <Kbd>↓</Kbd> move <Kbd>←</Kbd>
@@ -52,5 +54,23 @@ export function LineagePanel({ task, initialNode }: LineagePanelProps) {
         diffHref={diffHref}
       />
     </section>
+  );
+}
+
+/** The parent link (or its absence) was inferred from the solutions (C12): how sure, and why. */
+function InferredBadge({ inferred, parent }: { inferred: InferredLineage; parent: string | null }) {
+  const c = inferred.confidence;
+  const tone = c === null ? "text-muted" : c >= 0.8 ? "text-ok" : c >= 0.5 ? "text-warn" : "text-bad";
+  const why =
+    parent === null
+      ? "No task's solution is kept in this one's: it is a root of the inferred tree."
+      : `Keeps ${inferred.shared_lines} of its parent's ${inferred.parent_lines} solution lines, in order (${inferred.child_lines} of its own)` +
+        (inferred.runner_up ? `; runner-up ${inferred.runner_up.id} keeps ${inferred.runner_up.shared_lines}.` : "; no other candidate.");
+  const round = inferred.round_from_depth ? " The round is the inferred depth." : "";
+  return (
+    <span data-testid="lineage-inferred" title={`Inferred from content, not declared by the pipeline. ${why}${round}`} className="inline-flex items-center gap-1 rounded border border-line px-1.5 text-2xs text-muted">
+      inferred
+      {c !== null && <span className={`font-mono tabular-nums ${tone}`}>{Math.round(c * 100)} %</span>}
+    </span>
   );
 }

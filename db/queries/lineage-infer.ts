@@ -9,6 +9,7 @@ import { recordAudit } from "./audit";
 import { chunks } from "./bulk";
 import { linkRunLineage } from "./ingest";
 import { withRoundRollups } from "./rollups";
+import { storeRunCounts } from "./runs";
 
 export const INFER_ACTION = "lineage-infer";
 const SOLUTION = "solution/solve.sh";
@@ -60,7 +61,7 @@ export interface InferenceWrite {
 
 /**
  * Writes the links, relinks the run's tree (parent ids, roots, depths, paths), rebuilds its round
- * rollups and records who inferred what, in one transaction.
+ * rollups and stored counts, and records who inferred what, in one transaction.
  */
 export async function writeInference(db: Db, runId: number, runName: string, links: InferenceWrite[], audit: { actorId: string | null; actorLabel: string; details: Record<string, unknown> }): Promise<void> {
   await db.transaction(async (tx) => {
@@ -75,6 +76,8 @@ export async function writeInference(db: Db, runId: number, runName: string, lin
       await linkRunLineage(q, runId);
       return { runId, unchanged: false, counts: { tasksNew: 0, tasksChanged: links.length } };
     });
+    // The runs list's seeds and rounds are stored with the run: they changed with the links.
+    await storeRunCounts(q, runId);
     await recordAudit(q, { actorId: audit.actorId, actorLabel: audit.actorLabel, action: INFER_ACTION, targetType: "run", targetId: runName, details: audit.details });
   });
 }

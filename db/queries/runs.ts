@@ -117,7 +117,18 @@ export async function getRunOverview(db: Db, runName: string): Promise<RunOvervi
     rejection_reasons: reasons.map((r) => ({ reason: r.reason, count: Number(r.count) })),
     review_states: reviews.map((r) => ({ review: r.review, count: Number(r.count) })),
     last_import: await getLastImport(db, runName),
+    lineage: await lineageSource(db, run.id),
   };
+}
+
+/** Whether the run's parent links were declared, inferred, or are missing: two short probes. */
+async function lineageSource(db: Db, runId: number): Promise<RunOverviewJson["lineage"]> {
+  const [row] = await execRows<{ declared: boolean; inferred: boolean }>(
+    db,
+    sql`SELECT EXISTS (SELECT 1 FROM tasks WHERE run_id = ${runId} AND parent_ext_id IS NOT NULL AND lineage_inferred IS NULL) AS declared,
+               EXISTS (SELECT 1 FROM tasks WHERE run_id = ${runId} AND lineage_inferred IS NOT NULL) AS inferred`,
+  );
+  return row?.declared ? "declared" : row?.inferred ? "inferred" : "none";
 }
 
 export async function getImport(db: Db, id: number): Promise<ImportJson | null> {

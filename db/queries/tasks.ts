@@ -316,6 +316,7 @@ export async function getTask(db: Db, id: number): Promise<TaskDetailJson | null
     pass_at_1: task.passAt1,
     metadata: task.metadata,
     parent: parent ? toRef(parent) : null,
+    lineage_inferred: task.lineageInferred ?? null,
     children: children.map(toRef),
     files,
     evals: evalRows.map((e) => ({

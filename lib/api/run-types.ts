@@ -53,6 +53,23 @@ export interface RunOverviewJson {
   rejection_reasons: { reason: string; count: number }[];
   review_states: { review: ReviewState; count: number }[];
   last_import: ImportJson | null;
+  /** where the run's parent links come from: the pipeline, inference (C12), or nowhere yet */
+  lineage: "declared" | "inferred" | "none";
+}
+
+/** `POST /api/v1/runs/{run}/lineage`: what an inference linked (or would link, with dry_run). */
+export interface LineageInferenceJson {
+  run: string;
+  tasks: number;
+  linked: number;
+  roots: number;
+  /** links by confidence: ≥ 0.8, 0.5–0.8, below 0.5 */
+  confidence: { high: number; medium: number; low: number };
+  rounds_from_depth: number;
+  written: boolean;
+  /** findings per rule of the checks run afterwards (null for a dry run) */
+  checks: Record<string, number> | null;
+  duration_ms: number;
 }
 
 /** Measured metrics charted per round (lib/rounds/metrics.ts names and labels them). */

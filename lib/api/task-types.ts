@@ -1,5 +1,5 @@
 // JSON shapes of the task table, the task page, lineage trees and saved views of the table.
-import type { ReviewState, TaskStatus } from "@/lib/domain";
+import type { InferredLineage, ReviewState, TaskStatus } from "@/lib/domain";
 import type { ReviewJson } from "./review-types";
 
 /** Where a search matched in one task: the line of a searched file showing the most terms, cut
@@ -115,6 +115,8 @@ export interface TaskDetailJson extends TaskRowJson {
   pass_at_1: number | null;
   metadata: Record<string, unknown>;
   parent: TaskRefJson | null;
+  /** set when the parent link (or its absence) was inferred from content, not declared (C12) */
+  lineage_inferred: InferredLineage | null;
   children: TaskRefJson[];
   files: TaskFileJson[];
   evals: EvalJson[];

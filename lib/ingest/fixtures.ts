@@ -160,3 +160,25 @@ export function writeProblemTrials(dir: string, taskId: string): void {
     "agent/oracle.txt": `${"x".repeat(10 * 1024 * 1024)}`,
   });
 }
+
+/**
+ * Harbor task directories `dir/<id>/` with opaque ids and no lineage, as a public release ships
+ * them: a seed, its child, two grandchildren (each solution extends its parent's by a step) and an
+ * unrelated seed. Returns the true parent of each, for lineage inference.
+ */
+export function writeOpaqueFamily(dir: string): Record<string, string | null> {
+  const step = (name: string) => [`mkdir -p /srv/${name}`, `tar -czf /srv/${name}.tgz /srv/${name}`, `sha256sum /srv/${name}.tgz > /srv/${name}.sum`].join("\n");
+  const family: [string, string | null, string[]][] = [
+    ["t-9f2c", null, ["seed"]],
+    ["t-1a7e", "t-9f2c", ["seed", "archive"]],
+    ["t-c03d", "t-1a7e", ["seed", "archive", "checksum"]],
+    ["t-77b0", "t-1a7e", ["seed", "archive", "users"]],
+    ["t-e515", null, ["other"]],
+  ];
+  for (const [id, , steps] of family) {
+    writeTask(dir, { id, parent: null, round: 0, solve: `#!/bin/bash\nset -e\n${steps.map(step).join("\n")}\n` });
+    fs.renameSync(path.join(dir, "tasks", id), path.join(dir, id));
+  }
+  fs.rmdirSync(path.join(dir, "tasks"));
+  return Object.fromEntries(family.map(([id, parent]) => [id, parent]));
+}

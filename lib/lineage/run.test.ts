@@ -10,11 +10,8 @@ import { auditLog, runs, tasks } from "@/db/schema";
 import { BACKENDS, createTestDatabase, type TestDatabase } from "@/db/testing";
 import { findRun } from "@/db/queries/checks";
 import { ingestPath } from "@/lib/ingest";
-import { writeFixtureRun, writeTask } from "@/lib/ingest/fixtures";
+import { writeFixtureRun, writeOpaqueFamily } from "@/lib/ingest/fixtures";
 import { InferenceRefused, inferRunLineage } from "./run";
-
-const step = (name: string) => [`mkdir -p /srv/${name}`, `tar -czf /srv/${name}.tgz /srv/${name}`, `sha256sum /srv/${name}.tgz > /srv/${name}.sum`].join("\n");
-const solve = (...steps: string[]) => `#!/bin/bash\nset -e\n${steps.map(step).join("\n")}\n`;
 
 describe.each(BACKENDS)("inferring a run's lineage on %s", (backend) => {
   let database: TestDatabase;
@@ -37,17 +34,7 @@ describe.each(BACKENDS)("inferring a run's lineage on %s", (backend) => {
 
   beforeAll(async () => {
     database = await createTestDatabase(backend);
-    // Opaque ids, no lineage: three generations and a sibling, as a public release would ship them.
-    const family: [string, string[]][] = [
-      ["t-9f2c", ["seed"]],
-      ["t-1a7e", ["seed", "archive"]],
-      ["t-c03d", ["seed", "archive", "checksum"]],
-      ["t-77b0", ["seed", "archive", "users"]],
-      ["t-e515", ["other"]],
-    ];
-    for (const [id, steps] of family) writeTask(folder, { id, parent: null, round: 0, solve: solve(...steps) });
-    for (const [id] of family) fs.renameSync(path.join(folder, "tasks", id), path.join(folder, id));
-    fs.rmdirSync(path.join(folder, "tasks"));
+    writeOpaqueFamily(folder);
     await ingestPath(database.db, folder);
     native = writeFixtureRun("declared");
     await ingestPath(database.db, native);
@@ -79,6 +66,9 @@ describe.each(BACKENDS)("inferring a run's lineage on %s", (backend) => {
     expect(byId.get("t-c03d")?.rootId).toBe(byId.get("t-77b0")?.rootId);
     expect(byId.get("t-c03d")?.inferred).toMatchObject({ shared_lines: 8, parent_lines: 8, child_lines: 11, round_from_depth: true });
     expect(byId.get("t-9f2c")?.inferred).toMatchObject({ confidence: null, round_from_depth: true });
+    // The run's stored counts follow the tree: two seeds, rounds up to 2.
+    const [stored] = await database.db.select({ counts: runs.counts }).from(runs).where(eq(runs.name, "opaque"));
+    expect(stored?.counts).toMatchObject({ seeds: 2, rounds: 2, accepted: 5 });
     const audit = await database.db.select().from(auditLog).where(eq(auditLog.action, "lineage-infer"));
     expect(audit.map((a) => [a.targetId, a.actorLabel, (a.details as { linked: number }).linked])).toEqual([["opaque", "command line", 3]]);
 
