@@ -1,9 +1,10 @@
 "use client";
 
 import { useRouter } from "next/navigation";
-import { useEffect, useRef, useState } from "react";
+import { useEffect, useState } from "react";
 import { buttonClass, primaryButtonClass } from "@/components/auth/form-controls";
 import { DialogTitleBar } from "@/components/ui/dialog-title-bar";
+import { MODAL_CLASS, useModalOnMount } from "@/components/ui/modal";
 import type { LineageInferenceJson } from "@/lib/api/types";
 import { formatInt } from "@/lib/format/number";
 import { sendJson } from "@/lib/query/fetch-json";
@@ -27,14 +28,12 @@ export function InferLineage({ run, inferred }: InferLineageProps) {
 type State = { step: "previewing" } | { step: "preview"; result: LineageInferenceJson } | { step: "writing"; result: LineageInferenceJson } | { step: "done"; result: LineageInferenceJson } | { step: "failed"; message: string };
 
 function InferDialog({ run, onClose }: { run: string; onClose: () => void }) {
-  const dialogRef = useRef<HTMLDialogElement>(null);
+  const dialogRef = useModalOnMount();
   const router = useRouter();
   const [state, setState] = useState<State>({ step: "previewing" });
   const path = `/api/v1/runs/${encodeURIComponent(run)}/lineage`;
 
   useEffect(() => {
-    const d = dialogRef.current;
-    if (d && !d.open) d.showModal();
     sendJson<LineageInferenceJson>("POST", path, { dry_run: true }).then(
       (result) => setState({ step: "preview", result }),
       (err: Error) => setState({ step: "failed", message: err.message }),
@@ -57,7 +56,7 @@ function InferDialog({ run, onClose }: { run: string; onClose: () => void }) {
       ref={dialogRef}
       aria-labelledby="infer-title"
       onClose={onClose}
-      className="m-auto w-[32rem] max-w-[95vw] rounded-lg border border-line bg-surface p-0 text-fg shadow-xl backdrop:bg-black/40"
+      className={`w-[32rem] ${MODAL_CLASS}`}
     >
       <div className="flex flex-col gap-3 px-4 py-3 text-[13px]">
         <DialogTitleBar id="infer-title" title={`Infer the lineage of ${run}`} onClose={() => dialogRef.current?.close()} />

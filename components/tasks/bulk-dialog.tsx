@@ -1,10 +1,11 @@
 "use client";
 
 import { useMutation, useQuery } from "@tanstack/react-query";
-import { useEffect, useRef, useState } from "react";
+import { useRef, useState } from "react";
 import { buttonClass, dangerButtonClass, Field, FormError, inputClass, primaryButtonClass, selectClass } from "@/components/auth/form-controls";
 import { ReviewBadge } from "@/components/ui/badge";
 import { DialogTitleBar } from "@/components/ui/dialog-title-bar";
+import { MODAL_CLASS, useModalOnMount } from "@/components/ui/modal";
 import type { BulkPreviewJson, BulkResultJson } from "@/lib/api/types";
 import { REJECT_REASONS, REVIEW_DECISIONS, type RejectReason, type ReviewDecision } from "@/lib/domain";
 import { formatInt } from "@/lib/format/number";
@@ -27,7 +28,7 @@ const newKey = () => `ui-${crypto.randomUUID()}`;
  * new count is shown to confirm again. One idempotency key per form: a double click applies once.
  */
 export function BulkDialog({ search, onClose, onDone }: BulkDialogProps) {
-  const dialogRef = useRef<HTMLDialogElement>(null);
+  const dialogRef = useModalOnMount();
   const [decision, setDecision] = useState<ReviewDecision>("reject");
   const [reason, setReason] = useState<RejectReason | "">("");
   const [note, setNote] = useState("");
@@ -36,11 +37,6 @@ export function BulkDialog({ search, onClose, onDone }: BulkDialogProps) {
   const [changed, setChanged] = useState<{ from: number; to: number } | null>(null);
   // The ref, not the re-render, stops the second click of a double click.
   const inFlight = useRef(false);
-
-  useEffect(() => {
-    const d = dialogRef.current;
-    if (d && !d.open) d.showModal();
-  }, []);
 
   const preview = useQuery({
     queryKey: ["bulk-preview", search],
@@ -84,7 +80,7 @@ export function BulkDialog({ search, onClose, onDone }: BulkDialogProps) {
       ref={dialogRef}
       aria-labelledby="bulk-title"
       onClose={onClose}
-      className="m-auto w-[30rem] max-w-[95vw] rounded-lg border border-line bg-surface p-0 text-fg shadow-xl backdrop:bg-black/40"
+      className={`w-[30rem] ${MODAL_CLASS}`}
     >
       <form
         method="dialog"

@@ -1,8 +1,9 @@
 "use client";
 
-import { useEffect, useRef, useState } from "react";
+import { useState } from "react";
 import { buttonClass, primaryButtonClass } from "@/components/auth/form-controls";
 import { DialogTitleBar } from "@/components/ui/dialog-title-bar";
+import { MODAL_CLASS, useModalOnMount } from "@/components/ui/modal";
 import { formatInt } from "@/lib/format/number";
 import type { ExportFormat } from "@/lib/export/write";
 
@@ -33,13 +34,8 @@ export function ExportAction({ filter, total, totalIsEstimate }: ExportActionPro
 }
 
 function ExportDialog({ filter, total, totalIsEstimate, onClose }: ExportActionProps & { onClose: () => void }) {
-  const dialogRef = useRef<HTMLDialogElement>(null);
+  const dialogRef = useModalOnMount();
   const [format, setFormat] = useState<ExportFormat>("harbor");
-
-  useEffect(() => {
-    const d = dialogRef.current;
-    if (d && !d.open) d.showModal();
-  }, []);
 
   const params = new URLSearchParams(filter);
   params.set("format", format);
@@ -50,7 +46,7 @@ function ExportDialog({ filter, total, totalIsEstimate, onClose }: ExportActionP
       ref={dialogRef}
       aria-labelledby="export-title"
       onClose={onClose}
-      className="m-auto w-[30rem] max-w-[95vw] rounded-lg border border-line bg-surface p-0 text-fg shadow-xl backdrop:bg-black/40"
+      className={`w-[30rem] ${MODAL_CLASS}`}
     >
       <div className="flex flex-col gap-3 px-4 py-3">
         <DialogTitleBar id="export-title" title="Export tasks" onClose={() => dialogRef.current?.close()} />
