@@ -81,6 +81,7 @@ export async function getMemberTask(db: Db, queueId: number, taskId: number): Pr
             'root_id', t.root_id, 'verifier_asserts', t.verifier_asserts, 'pass_at_1', t.pass_at_1, 'metadata', t.metadata,
             'parent', (SELECT json_build_object('id', p.id, 'task_id', p.ext_id, 'round', p.round, 'status', p.status, 'operator', p.operator)
                        FROM tasks p WHERE p.id = t.parent_id),
+            'lineage_inferred', t.lineage_inferred,
             'children', coalesce((SELECT json_agg(json_build_object('id', c.id, 'task_id', c.ext_id, 'round', c.round, 'status', c.status, 'operator', c.operator) ORDER BY c.ext_id)
                        FROM tasks c WHERE c.parent_id = t.id), '[]'::json),
             'files', coalesce((SELECT json_agg(json_build_object('path', f.path, 'size', f.size, 'hash', f.blob_hash) ORDER BY f.path)

@@ -46,17 +46,39 @@ export function solutionLines(text: string): string[] {
  * (a line of the parent the child lost counts against it, so a sibling — whose own new step the
  * child lacks — scores below the parent both share). */
 function compare(parent: readonly number[], child: readonly number[]): { shared: number; score: number } {
-  let shared = 0;
-  let prefix = true;
-  for (let i = 0; i < parent.length; i++) {
-    if (parent[i] !== child[i]) {
-      prefix = false;
-      break;
-    }
+  // The longest common subsequence: a common head and tail always belong to one, so only what
+  // lies between them is diffed (for a sibling, its own step against the child's).
+  let head = 0;
+  while (head < parent.length && head < child.length && parent[head] === child[head]) head++;
+  let p = parent.length;
+  let c = child.length;
+  while (p > head && c > head && parent[p - 1] === child[c - 1]) {
+    p--;
+    c--;
   }
-  if (prefix) shared = parent.length;
-  else for (const part of diffArrays(parent as number[], child as number[])) if (!part.added && !part.removed) shared += part.count ?? part.value.length;
+  let shared = head + (parent.length - p);
+  if (p > head && c > head) shared += lcsLength(parent.slice(head, p), child.slice(head, c));
   return { shared, score: shared - (parent.length - shared) };
+}
+
+/** Cells up to which the middle is compared by dynamic programming (two rows of integers); past
+ * it, by a Myers diff, whose cost follows the edits rather than the product of the lengths. */
+const DP_CELLS = 250_000;
+
+function lcsLength(a: readonly number[], b: readonly number[]): number {
+  if (a.length * b.length > DP_CELLS) {
+    let n = 0;
+    for (const part of diffArrays(a as number[], b as number[])) if (!part.added && !part.removed) n += part.count ?? part.value.length;
+    return n;
+  }
+  let prev = new Int32Array(b.length + 1);
+  let row = new Int32Array(b.length + 1);
+  for (let i = 1; i <= a.length; i++) {
+    const x = a[i - 1];
+    for (let j = 1; j <= b.length; j++) row[j] = x === b[j - 1] ? (prev[j - 1] ?? 0) + 1 : Math.max(prev[j] ?? 0, row[j - 1] ?? 0);
+    [prev, row] = [row, prev];
+  }
+  return prev[b.length] ?? 0;
 }
 
 /**
@@ -95,6 +117,10 @@ export function inferLineage(inputs: readonly InferInput[], options: InferOption
     }
     return mine.length;
   });
+  // Shortest solutions first: a child's scan of a list stops at the first one as long as its own.
+  const lengthOf = (task: number) => seqs[task]?.length ?? 0;
+  for (const list of postings.values()) list.sort((a, b) => lengthOf(a) - lengthOf(b) || a - b);
+  const shared = new Int32Array(inputs.length);
 
   // Every whole solution by a hash of its lines: a parent kept verbatim at the head of its child is
   // found through the child's prefixes even when all its lines are common (a big family's seed).
@@ -116,20 +142,42 @@ export function inferLineage(inputs: readonly InferInput[], options: InferOption
       .filter((task) => task !== c)
       .slice(-PREFIX_CANDIDATES);
     // Rank by uncommon lines shared minus uncommon lines of the candidate's own the child lacks.
-    const sharedUncommon = new Map<number, number>();
+    const touched: number[] = [];
     for (const line of distinct[c] ?? []) {
       for (const other of postings.get(line) ?? []) {
-        if (other !== c && (seqs[other]?.length ?? 0) < child.length) sharedUncommon.set(other, (sharedUncommon.get(other) ?? 0) + 1);
+        if (lengthOf(other) >= child.length) break;
+        const n = (shared[other] ?? 0) + 1;
+        shared[other] = n;
+        if (n === 1) touched.push(other);
       }
     }
-    const ranked = [...sharedUncommon]
-      .map(([task, n]) => ({ task, rank: 2 * n - (uncommon[task] ?? 0) }))
-      .sort((a, b) => b.rank - a.rank || (seqs[b.task]?.length ?? 0) - (seqs[a.task]?.length ?? 0) || a.task - b.task)
+    const ranked = touched
+      .map((task) => ({ task, rank: 2 * (shared[task] ?? 0) - (uncommon[task] ?? 0) }))
+      .sort((a, b) => b.rank - a.rank || lengthOf(b.task) - lengthOf(a.task) || a.task - b.task)
       .slice(0, opts.candidates)
       .map((r) => r.task);
+    for (const task of touched) shared[task] = 0;
+    // What a candidate could keep at most (its lines found in the child, order aside) rules most
+    // unrelated ones out before the costlier ordered comparison.
+    const inChild = new Map<number, number>();
+    for (const line of child) inChild.set(line, (inChild.get(line) ?? 0) + 1);
+    const atMost = (seq: readonly number[]) => {
+      const left = new Map(inChild);
+      let n = 0;
+      for (const line of seq) {
+        const k = left.get(line) ?? 0;
+        if (k > 0) {
+          left.set(line, k - 1);
+          n++;
+        }
+      }
+      return n;
+    };
+    const passes = (shared: number, lines: number) => shared >= opts.minSharedLines && shared >= opts.minKept * lines;
     const scored = [...new Set([...ranked, ...heads])]
-      .map((task) => ({ task, lines: seqs[task]?.length ?? 0, ...compare(seqs[task] ?? [], child) }))
-      .filter((s) => s.shared >= opts.minSharedLines && s.shared >= opts.minKept * s.lines)
+      .filter((task) => passes(atMost(seqs[task] ?? []), lengthOf(task)))
+      .map((task) => ({ task, lines: lengthOf(task), ...compare(seqs[task] ?? [], child) }))
+      .filter((s) => passes(s.shared, s.lines))
       .sort((a, b) => b.score - a.score || b.shared - a.shared || a.task - b.task);
     // Candidates within a few lines of each other (seeds written from one template, a parent and
     // its near-copy) are told apart by how much of their context — the instruction and verifier
