@@ -124,10 +124,10 @@ export function inferLineage(inputs: readonly InferInput[], options: InferOption
 
   // Every whole solution by a hash of its lines: a parent kept verbatim at the head of its child is
   // found through the child's prefixes even when all its lines are common (a big family's seed).
-  const wholes = new Map<string, number[]>();
+  const wholes = new Map<number, number[]>();
   seqs.forEach((s, task) => {
     if (s.length === 0) return;
-    const key = prefixKeys(s, s.length - 1).at(-1) as string;
+    const key = prefixKeys(s, s.length - 1).at(-1) as number;
     const list = wholes.get(key);
     if (list) list.push(task);
     else wholes.set(key, [task]);
@@ -215,17 +215,18 @@ const PREFIX_CANDIDATES = 3;
 /** Candidates whose solution scores are this close (in lines) are a near tie. */
 const NEAR_TIE = 4;
 
-/** A key for each prefix of `seq` of 1 … upTo+1 lines: two 32-bit polynomial hashes and the
- * length (a collision only costs a comparison: every candidate is compared line by line). */
-function prefixKeys(seq: readonly number[], upTo: number): string[] {
-  const keys: string[] = [];
+/** A key for each prefix of `seq` of 1 … upTo+1 lines: 53 bits of two 32-bit polynomial hashes,
+ * a number so that the map lookups make no strings (a collision only costs a comparison: every
+ * candidate is compared line by line). */
+function prefixKeys(seq: readonly number[], upTo: number): number[] {
+  const keys: number[] = [];
   let a = 0;
   let b = 0;
   for (let i = 0; i <= upTo && i < seq.length; i++) {
     const v = (seq[i] ?? 0) + 1;
     a = (Math.imul(a, 0x01000193) + v) >>> 0;
     b = (Math.imul(b ^ v, 0x5bd1e995) + 0x9e3779b9) >>> 0;
-    keys.push(`${i + 1}:${a}:${b}`);
+    keys.push((a & 0x1fffff) * 0x100000000 + b);
   }
   return keys;
 }
