@@ -31,6 +31,7 @@ test("an admin infers a run's lineage from the Overview and sees it on a task pa
   const card = page.getByRole("region", { name: RUN });
   await expect(card).toContainText("tasks · ingested");
   await expect(card).toContainText("no lineage");
+  await expect(card).toContainText("No rounds: these tasks arrived without lineage.");
   await card.getByRole("button", { name: "Infer lineage…" }).click();
 
   const dialog = page.getByRole("dialog", { name: `Infer the lineage of ${RUN}` });

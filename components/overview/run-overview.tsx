@@ -63,7 +63,11 @@ export function RunOverview({ overview, curves, canInfer = false }: RunOverviewP
           {rounds.length > 0 ? (
             <RoundTable run={run.name} rounds={rounds} solverK={solver.k} />
           ) : (
-            <p className="text-xs text-muted">No rounds in this run.</p>
+            <p className="text-xs text-muted">
+              {overview.lineage === "none"
+                ? "No rounds: these tasks arrived without lineage. Inferring it (an admin's Infer lineage…) gives each its generation."
+                : "No rounds in this run."}
+            </p>
           )}
           <div className="flex flex-col gap-5">
             <BreakdownList
