@@ -3,8 +3,7 @@
 import { useRouter } from "next/navigation";
 import { useEffect, useState } from "react";
 import { buttonClass, primaryButtonClass } from "@/components/auth/form-controls";
-import { DialogTitleBar } from "@/components/ui/dialog-title-bar";
-import { MODAL_CLASS, useModalOnMount } from "@/components/ui/modal";
+import { ModalDialog, useModalOnMount } from "@/components/ui/modal";
 import type { LineageInferenceJson } from "@/lib/api/types";
 import { formatInt } from "@/lib/format/number";
 import { sendJson } from "@/lib/query/fetch-json";
@@ -52,37 +51,29 @@ function InferDialog({ run, onClose }: { run: string; onClose: () => void }) {
   };
 
   return (
-    <dialog
-      ref={dialogRef}
-      aria-labelledby="infer-title"
-      onClose={onClose}
-      className={`w-[32rem] ${MODAL_CLASS}`}
-    >
-      <div className="flex flex-col gap-3 px-4 py-3 text-[13px]">
-        <DialogTitleBar id="infer-title" title={`Infer the lineage of ${run}`} onClose={() => dialogRef.current?.close()} />
-        <p className="text-xs text-muted">
-          Each task is linked to the shorter solution its own keeps best, in order — a child of a recursive synthesis extends its parent&apos;s
-          solve.sh. Unknown rounds become depths. Links declared by a pipeline are never replaced.
+    <ModalDialog dialogRef={dialogRef} id="infer-title" title={`Infer the lineage of ${run}`} width="w-[32rem]" bodyClassName="text-[13px]" onClose={onClose}>
+      <p className="text-xs text-muted">
+        Each task is linked to the shorter solution its own keeps best, in order — a child of a recursive synthesis extends its parent&apos;s
+        solve.sh. Unknown rounds become depths. Links declared by a pipeline are never replaced.
+      </p>
+      {state.step === "previewing" && <p className="text-muted">Reading the run&apos;s solutions…</p>}
+      {state.step === "failed" && (
+        <p role="alert" className="rounded bg-bad-soft px-2 py-1 text-bad">
+          {state.message}
         </p>
-        {state.step === "previewing" && <p className="text-muted">Reading the run&apos;s solutions…</p>}
-        {state.step === "failed" && (
-          <p role="alert" className="rounded bg-bad-soft px-2 py-1 text-bad">
-            {state.message}
-          </p>
-        )}
-        {(state.step === "preview" || state.step === "writing" || state.step === "done") && <Numbers result={state.result} done={state.step === "done"} />}
-        <div className="flex justify-end gap-2">
-          <button type="button" className={buttonClass} onClick={() => dialogRef.current?.close()}>
-            {state.step === "done" ? "Done" : "Cancel"}
+      )}
+      {(state.step === "preview" || state.step === "writing" || state.step === "done") && <Numbers result={state.result} done={state.step === "done"} />}
+      <div className="flex justify-end gap-2">
+        <button type="button" className={buttonClass} onClick={() => dialogRef.current?.close()}>
+          {state.step === "done" ? "Done" : "Cancel"}
+        </button>
+        {(state.step === "preview" || state.step === "writing") && (
+          <button type="button" className={primaryButtonClass} disabled={state.step === "writing" || state.result.tasks === 0} onClick={() => write(state.result)}>
+            {state.step === "writing" ? "Linking…" : `Link ${formatInt(state.result.linked)} tasks`}
           </button>
-          {(state.step === "preview" || state.step === "writing") && (
-            <button type="button" className={primaryButtonClass} disabled={state.step === "writing" || state.result.tasks === 0} onClick={() => write(state.result)}>
-              {state.step === "writing" ? "Linking…" : `Link ${formatInt(state.result.linked)} tasks`}
-            </button>
-          )}
-        </div>
+        )}
       </div>
-    </dialog>
+    </ModalDialog>
   );
 }
 

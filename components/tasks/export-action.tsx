@@ -2,8 +2,7 @@
 
 import { useState } from "react";
 import { buttonClass, primaryButtonClass } from "@/components/auth/form-controls";
-import { DialogTitleBar } from "@/components/ui/dialog-title-bar";
-import { MODAL_CLASS, useModalOnMount } from "@/components/ui/modal";
+import { ModalDialog, useModalOnMount } from "@/components/ui/modal";
 import { formatInt } from "@/lib/format/number";
 import type { ExportFormat } from "@/lib/export/write";
 
@@ -42,52 +41,44 @@ function ExportDialog({ filter, total, totalIsEstimate, onClose }: ExportActionP
   const href = `/api/v1/export?${params.toString()}`;
 
   return (
-    <dialog
-      ref={dialogRef}
-      aria-labelledby="export-title"
-      onClose={onClose}
-      className={`w-[30rem] ${MODAL_CLASS}`}
-    >
-      <div className="flex flex-col gap-3 px-4 py-3">
-        <DialogTitleBar id="export-title" title="Export tasks" onClose={() => dialogRef.current?.close()} />
-        <p className="rounded-md border border-line bg-surface-2 px-3 py-2 text-[13px]">
-          {total === null ? (
-            "Every task this filter matches"
-          ) : (
-            <>
-              <strong data-testid="export-count">
-                {totalIsEstimate ? "≈ " : ""}
-                {formatInt(total)}
-              </strong>{" "}
-              task{total === 1 ? "" : "s"} match this filter
-            </>
-          )}
-          <span className="text-muted"> — every match, not only this page, as they are when the download starts.</span>
-          <span className="mt-1 block truncate font-mono text-2xs text-faint" title={filter}>
-            {filter === "" ? "(no filter: every task of every run)" : filter}
-          </span>
-        </p>
-        <fieldset className="flex flex-col gap-1.5">
-          <legend className="mb-1 text-xs text-muted">Format</legend>
-          {FORMATS.map((f) => (
-            <label key={f.value} className="flex items-start gap-2 text-[13px]">
-              <input type="radio" name="export-format" value={f.value} checked={format === f.value} onChange={() => setFormat(f.value)} className="mt-0.5" />
-              <span>
-                {f.label}
-                <span className="block text-xs text-muted">{f.hint}</span>
-              </span>
-            </label>
-          ))}
-        </fieldset>
-        <div className="flex items-center justify-end gap-2 border-t border-line pt-3">
-          <button type="button" onClick={() => dialogRef.current?.close()} className={buttonClass}>
-            Cancel
-          </button>
-          <a href={href} download onClick={() => dialogRef.current?.close()} className={`${primaryButtonClass} inline-flex items-center`}>
-            Download
-          </a>
-        </div>
+    <ModalDialog dialogRef={dialogRef} id="export-title" title="Export tasks" width="w-[30rem]" onClose={onClose}>
+      <p className="rounded-md border border-line bg-surface-2 px-3 py-2 text-[13px]">
+        {total === null ? (
+          "Every task this filter matches"
+        ) : (
+          <>
+            <strong data-testid="export-count">
+              {totalIsEstimate ? "≈ " : ""}
+              {formatInt(total)}
+            </strong>{" "}
+            task{total === 1 ? "" : "s"} match this filter
+          </>
+        )}
+        <span className="text-muted"> — every match, not only this page, as they are when the download starts.</span>
+        <span className="mt-1 block truncate font-mono text-2xs text-faint" title={filter}>
+          {filter === "" ? "(no filter: every task of every run)" : filter}
+        </span>
+      </p>
+      <fieldset className="flex flex-col gap-1.5">
+        <legend className="mb-1 text-xs text-muted">Format</legend>
+        {FORMATS.map((f) => (
+          <label key={f.value} className="flex items-start gap-2 text-[13px]">
+            <input type="radio" name="export-format" value={f.value} checked={format === f.value} onChange={() => setFormat(f.value)} className="mt-0.5" />
+            <span>
+              {f.label}
+              <span className="block text-xs text-muted">{f.hint}</span>
+            </span>
+          </label>
+        ))}
+      </fieldset>
+      <div className="flex items-center justify-end gap-2 border-t border-line pt-3">
+        <button type="button" onClick={() => dialogRef.current?.close()} className={buttonClass}>
+          Cancel
+        </button>
+        <a href={href} download onClick={() => dialogRef.current?.close()} className={`${primaryButtonClass} inline-flex items-center`}>
+          Download
+        </a>
       </div>
-    </dialog>
+    </ModalDialog>
   );
 }

@@ -17,7 +17,7 @@ import { canonicalFilter } from "@/lib/api/bulk-schemas";
 import { CLI_ACTOR, type Actor } from "@/lib/auth/actor";
 import type { ExportFormat } from "@/lib/export/write";
 import { ingestPath } from "@/lib/ingest";
-import { writeFixtureRun } from "@/lib/ingest/fixtures";
+import { writeAwkwardBytes, writeFixtureRun } from "@/lib/ingest/fixtures";
 import { GET } from "@/app/api/v1/export/route";
 import { startExport } from "./export";
 
@@ -79,8 +79,7 @@ describe.each(BACKENDS)("exports on %s", (backend) => {
     useDatabase(database);
     dirA = writeFixtureRun("ex-a");
     // Bytes that are not UTF-8, and text with a NUL: both must leave exactly as they came.
-    fs.writeFileSync(path.join(dirA, "tasks/b1/environment/blob.bin"), Buffer.from([0xff, 0x00, 0xfe, 0x41]));
-    fs.writeFileSync(path.join(dirA, "tasks/a1/tests/data.txt"), "left\0right\n");
+    writeAwkwardBytes(dirA);
     dirB = writeFixtureRun("ex-b");
     await ingestPath(database.db, dirA);
     await ingestPath(database.db, dirB);

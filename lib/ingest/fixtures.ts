@@ -182,3 +182,10 @@ export function writeOpaqueFamily(dir: string): Record<string, string | null> {
   fs.rmdirSync(path.join(dir, "tasks"));
   return Object.fromEntries(family.map(([id, parent]) => [id, parent]));
 }
+
+/** Bytes an import must keep exactly, into a fixture run's tasks: a file that is not UTF-8 (b1)
+ * and a text with a NUL in it (a1). */
+export function writeAwkwardBytes(dir: string): void {
+  fs.writeFileSync(path.join(dir, "tasks/b1/environment/blob.bin"), Buffer.from([0xff, 0x00, 0xfe, 0x41]));
+  fs.writeFileSync(path.join(dir, "tasks/a1/tests/data.txt"), "left\0right\n");
+}

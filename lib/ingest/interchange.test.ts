@@ -15,7 +15,7 @@ import { exportFrom } from "@/lib/data/export";
 import { IngestError, IssueList } from "./errors";
 import { detectFormat, ingestPath } from "./index";
 import { inlineTaskFiles, unsafeTaskPath, type InlineTask } from "./interchange-files";
-import { writeFixtureRun } from "./fixtures";
+import { writeAwkwardBytes, writeFixtureRun } from "./fixtures";
 
 const sha256 = (b: Buffer | string) => createHash("sha256").update(b).digest("hex");
 
@@ -86,8 +86,7 @@ describe.each(BACKENDS)("JSONL import on %s", (backend) => {
     database = await createTestDatabase(backend);
     useDatabase(database);
     fixture = writeFixtureRun("ix-a");
-    fs.writeFileSync(path.join(fixture, "tasks/b1/environment/blob.bin"), Buffer.from([0xff, 0x00, 0xfe, 0x41]));
-    fs.writeFileSync(path.join(fixture, "tasks/a1/tests/data.txt"), "left\0right\n");
+    writeAwkwardBytes(fixture);
     // Text with the NUL marker in it (stored as base64 to keep the marker unambiguous, still text).
     fs.writeFileSync(path.join(fixture, "tasks/s2/instruction.md"), "\uFEFF# Ünïcode ✓ and a ␀ marker\n");
     await ingestPath(database.db, fixture);
