@@ -13,6 +13,7 @@ import {
   type RunInput, type TaskInput, type TrialInput, type WriteCounts,
 } from "./ingest-rows";
 import { agreesOnVectors, tuneTransaction } from "./ingest-settings";
+import { linkRunLineage } from "./lineage-link";
 import { blobs, evals, logChunks, runs, taskFiles, tasks, taskSearch, trialLogs, trials, trialTests } from "../schema";
 
 /** A row of task_search as it travels: the vector, or the text the database makes it from. */
@@ -373,32 +374,4 @@ export class RunWriter {
     const [row] = await this.tx.select({ n: sql<number>`count(*)::int` }).from(tasks).where(eq(tasks.runId, this.runId));
     return row?.n ?? 0;
   }
-}
-
-/**
- * Resolves a run's parent links (parent_ext_id → parent_id; a link to no task of the run, or none,
- * clears it) and derives root, depth and materialized path, in the database. Rows already right
- * are left alone.
- */
-export async function linkRunLineage(tx: Db, runId: number): Promise<void> {
-  await tx.execute(sql`
-    UPDATE tasks c SET parent_id = p.id
-    FROM tasks p
-    WHERE c.run_id = ${runId} AND p.run_id = ${runId}
-      AND c.parent_ext_id = p.ext_id AND c.parent_id IS DISTINCT FROM p.id`);
-  await tx.execute(sql`
-    UPDATE tasks c SET parent_id = NULL
-    WHERE c.run_id = ${runId} AND c.parent_id IS NOT NULL
-      AND NOT EXISTS (SELECT 1 FROM tasks p WHERE p.id = c.parent_id AND p.run_id = ${runId} AND p.ext_id = c.parent_ext_id)`);
-  await tx.execute(sql`
-    WITH RECURSIVE tree AS (
-      SELECT id, id AS root_id, 0 AS depth, '/' || id || '/' AS path
-      FROM tasks WHERE run_id = ${runId} AND parent_id IS NULL
-      UNION ALL
-      SELECT c.id, tree.root_id, tree.depth + 1, tree.path || c.id || '/'
-      FROM tasks c JOIN tree ON c.parent_id = tree.id
-    )
-    UPDATE tasks t SET root_id = tree.root_id, depth = tree.depth, path = tree.path
-    FROM tree WHERE t.id = tree.id
-      AND (t.root_id IS DISTINCT FROM tree.root_id OR t.depth <> tree.depth OR t.path <> tree.path)`);
 }

@@ -7,7 +7,7 @@ import { storedText } from "@/lib/ingest/content";
 import { execRows, type Db } from "../client";
 import { recordAudit } from "./audit";
 import { chunks } from "./bulk";
-import { linkRunLineage } from "./ingest";
+import { linkRunLineage } from "./lineage-link";
 import { withRoundRollups } from "./rollups";
 import { storeRunCounts } from "./runs";
 
