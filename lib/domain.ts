@@ -70,3 +70,9 @@ export interface InferredLineage {
   /** the round was not known: it is the inferred depth */
   round_from_depth: boolean;
 }
+
+/** Confidence bands of inferred links: the summary counts them, the task page colours them. */
+export type ConfidenceBand = "high" | "medium" | "low";
+export function confidenceBand(confidence: number): ConfidenceBand {
+  return confidence >= 0.8 ? "high" : confidence >= 0.5 ? "medium" : "low";
+}

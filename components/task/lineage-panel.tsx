@@ -4,8 +4,10 @@ import Link from "next/link";
 import { LineageTree } from "@/components/lineage/lineage-tree";
 import { Kbd } from "@/components/ui/kbd";
 import type { LineageNodeJson, TaskDetailJson } from "@/lib/api/types";
-import type { InferredLineage } from "@/lib/domain";
+import { confidenceBand, type ConfidenceBand, type InferredLineage } from "@/lib/domain";
 import { TASK_LINEAGE } from "@/lib/query/lineage";
+
+const BAND_TONE: Record<ConfidenceBand, string> = { high: "text-ok", medium: "text-warn", low: "text-bad" };
 
 export type LineagePanelProps = { task: TaskDetailJson; initialNode: number | null };
 
@@ -60,7 +62,7 @@ export function LineagePanel({ task, initialNode }: LineagePanelProps) {
 /** The parent link (or its absence) was inferred from the solutions (C12): how sure, and why. */
 function InferredBadge({ inferred, parent }: { inferred: InferredLineage; parent: string | null }) {
   const c = inferred.confidence;
-  const tone = c === null ? "text-muted" : c >= 0.8 ? "text-ok" : c >= 0.5 ? "text-warn" : "text-bad";
+  const tone = c === null ? "text-muted" : BAND_TONE[confidenceBand(c)];
   const why =
     parent === null
       ? "No task's solution is kept in this one's: it is a root of the inferred tree."

@@ -5,6 +5,7 @@ import type { Db } from "@/db/client";
 import { inferenceTasks, writeInference, type InferenceWrite } from "@/db/queries/lineage-infer";
 import { CLI_ACTOR } from "@/lib/auth/actor";
 import { runChecks } from "@/lib/checks";
+import { confidenceBand } from "@/lib/domain";
 import { depthsOf, inferLineage } from "./infer";
 
 export class InferenceRefused extends Error {
@@ -56,11 +57,12 @@ export async function inferRunLineage(
     tasks: tasks.length,
     linked: confidences.length,
     roots: links.length - confidences.length,
-    confidence: { high: confidences.filter((c) => c >= 0.8).length, medium: confidences.filter((c) => c >= 0.5 && c < 0.8).length, low: confidences.filter((c) => c < 0.5).length },
+    confidence: { high: 0, medium: 0, low: 0 },
     roundsFromDepth: writes.filter((w) => w.evidence.round_from_depth).length,
     written: false,
     durationMs: 0,
   };
+  for (const c of confidences) summary.confidence[confidenceBand(c)]++;
   if (!opts.dryRun && tasks.length > 0) {
     const actor = opts.actor ?? { id: null, label: CLI_ACTOR.label };
     const { linked, roots, confidence } = summary;
