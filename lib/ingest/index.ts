@@ -15,11 +15,12 @@ import { findTrialDirs, writeHarborTrials } from "./harbor-jobs";
 import { isInterchangeFile, loneInterchangeFile, readInterchangeHeader, writeInterchangeRun } from "./interchange";
 import { isNativeRun, readNativeHeader, writeNativeRun } from "./native";
 import { findTaskDirs, writeTaskDirs } from "./task-dirs";
+import { isReleaseDir, readReleaseHeader, writeReleaseRun } from "./release";
 import { defaultReaderThreads, type ReadProgress } from "./native/read-run";
 import { isDirectory } from "./walk";
 import { checkAfterImport, snapshotForChecks, type ChecksSnapshot } from "@/lib/checks/after-ingest";
 
-export const INGEST_FORMATS = ["native", "harbor", "jsonl", "tasks"] as const;
+export const INGEST_FORMATS = ["native", "harbor", "jsonl", "tasks", "release"] as const;
 export type IngestFormat = (typeof INGEST_FORMATS)[number];
 
 export interface IngestOptions {
@@ -53,13 +54,14 @@ export async function detectFormat(p: string): Promise<IngestFormat> {
   if (isInterchangeFile(p) && !(await isDirectory(p))) return "jsonl";
   if (!(await isDirectory(p))) throw new IngestError([{ file: p, message: "not a directory or a .jsonl file (upload archives through POST /api/v1/ingest)" }]);
   if (await isNativeRun(p)) return "native";
+  if (isReleaseDir(p)) return "release";
   if (findTrialDirs(p)) return "harbor";
   if (findTaskDirs(p)) return "tasks";
   throw new IngestError([
     {
       file: p,
       message:
-        "unrecognized layout: expected a native RST run (run.json + lineage.jsonl), Harbor job or trial directories (result.json), Harbor task directories (instruction.md, task.toml), or a .jsonl file",
+        "unrecognized layout: expected a native RST run (run.json + lineage.jsonl), the public RST release (metadata/tasks.parquet, data/tasks-*.tar), Harbor job or trial directories (result.json), Harbor task directories (instruction.md, task.toml), or a .jsonl file",
     },
   ]);
 }
@@ -70,6 +72,7 @@ export async function ingestPath(db: Db, inputPath: string, opts: IngestOptions 
   const format = opts.format ?? (await detectFormat(dir));
   if (format === "jsonl") return ingestInterchange(db, dir, opts);
   if (format === "tasks") return ingestTaskDirs(db, dir, opts);
+  if (format === "release") return ingestRelease(db, dir, opts);
   return format === "harbor" ? ingestHarbor(db, dir, opts) : ingestNative(db, dir, opts);
 }
 
@@ -208,6 +211,19 @@ async function ingestTaskDirs(db: Db, dir: string, opts: IngestOptions): Promise
   const run = { name, format: "tasks" as const, sourcePath: opts.sourceLabel ?? dir, meta: { name, format: "tasks" }, createdAt: null, keepMeta: true };
   return importIntoRun(db, { run, dir, candidates: found.tasks.length, opts, issues, warnings }, (writer, threads) =>
     writeTaskDirs(dir, found, writer, issues, warnings, { onProgress: opts.onProgress, threads }),
+  );
+}
+
+/** The public RST release (FORMATS.md §5): its shards streamed into `--run` (default the folder's
+ * name), every task a root; the lineage is inferred afterwards. */
+async function ingestRelease(db: Db, dir: string, opts: IngestOptions): Promise<IngestSummary> {
+  const issues = new IssueList();
+  const warnings = new IssueList(1000);
+  const header = await readReleaseHeader(dir, issues, warnings, opts.runName);
+  if (!header) throw new IngestError(issues.items);
+  const run = { name: header.name, format: "release" as const, sourcePath: opts.sourceLabel ?? dir, meta: header.meta, createdAt: null, keepMeta: true };
+  return importIntoRun(db, { run, dir, candidates: header.total, opts, issues, warnings }, (writer, threads) =>
+    writeReleaseRun(dir, header, writer, issues, warnings, { onProgress: opts.onProgress, threads }),
   );
 }
 

@@ -36,7 +36,7 @@ export function unsafeTaskPath(p: string): string | null {
 }
 
 /** Orders paths the way a directory walk (lib/ingest/walk.ts) lists them: part by part. */
-function byParts(a: TreeFile, b: TreeFile): number {
+export function byParts(a: TreeFile, b: TreeFile): number {
   const x = a.rel.split("/");
   const y = b.rel.split("/");
   for (let i = 0; i < Math.min(x.length, y.length); i++) {

@@ -13,7 +13,7 @@ import { IssueList, type IngestIssue } from "../errors";
 import { parseTaskFiles, readHarborTask, searchableText, type ParsedTaskDir } from "../harbor-task";
 import { readHarborTrial, type ParsedTrial } from "../harbor-trial";
 import { pairsMissing, searchIndex } from "../search-vector";
-import { isDirectorySync } from "../walk";
+import { isDirectorySync, type TreeFile } from "../walk";
 import { inlineTaskFiles, type InlineTask } from "../interchange-files";
 import type { EvalRecord, LineageRecord } from "./schemas";
 
@@ -33,6 +33,8 @@ export interface CandidateJob {
   inline?: InlineTask;
   /** the task's directory when it is not `tasks/<task_id>/` of a run (lib/ingest/task-dirs): no trials */
   taskDir?: { path: string; display: string };
+  /** the task's files read from an archive (lib/ingest/release): no directory, no trials */
+  tree?: { display: string; files: TreeFile[] };
   evals: EvalRecord[];
   solverModel: string | null;
   /** content hash of the task already in the database (re-import), or null */
@@ -102,6 +104,13 @@ export async function readCandidate(job: CandidateJob): Promise<CandidateResult>
   let parsed: ParsedTaskDir;
   if (job.inline) {
     parsed = parseTaskFiles(inlineTaskFiles(job.inline, issues), job.inline.display, issues);
+  } else if (job.tree) {
+    // A reader thread receives the bytes as plain Uint8Arrays (structured clone drops Buffer).
+    const files = job.tree.files.map((f) => {
+      const b: Uint8Array = f.bytes;
+      return { rel: f.rel, bytes: Buffer.isBuffer(b) ? b : Buffer.from(b.buffer, b.byteOffset, b.byteLength) };
+    });
+    parsed = parseTaskFiles(files, job.tree.display, issues);
   } else {
     const taskDir = job.taskDir?.path ?? path.join(job.dir, "tasks", rec.task_id);
     const display = job.taskDir?.display ?? `tasks/${rec.task_id}`;
@@ -184,7 +193,7 @@ export async function readCandidate(job: CandidateJob): Promise<CandidateResult>
     };
   }
   const warnings = new IssueList();
-  const trials = job.inline || job.taskDir ? [] : readTrials(job, contentHash, warnings);
+  const trials = job.inline || job.taskDir || job.tree ? [] : readTrials(job, contentHash, warnings);
   return { task, unchanged: task === null, trials, issues: issues.items, warnings: warnings.items };
 }
 
