@@ -28,6 +28,9 @@ export async function startUploadedImport(actor: Actor | null, body: ReadableStr
   // Reader threads are for the CLI: inside the server the import reads in this thread.
   const running = ingestPath(db, unpacked.dir, {
     runName: opts.runName,
+    // Files packed at the archive's top level: without ?run= a folder of tasks or a release is
+    // named "upload", not after the scratch directory.
+    folderName: unpacked.dir === unpacked.root ? "upload" : undefined,
     threads: 0,
     sourceLabel: opts.label,
     actor: { id: who.userId, label: who.label },

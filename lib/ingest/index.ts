@@ -1,4 +1,5 @@
 // Import entry point: detect the format, run it in one transaction, record the import.
+import fs from "node:fs";
 import path from "node:path";
 import { CLI_ACTOR } from "@/lib/auth/actor";
 import { isEmbedded, type Db } from "@/db/client";
@@ -18,6 +19,7 @@ import { findTaskDirs, writeTaskDirs } from "./task-dirs";
 import { isReleaseDir, readReleaseHeader, writeReleaseRun } from "./release";
 import { defaultReaderThreads, type ReadProgress } from "./native/read-run";
 import { isDirectory } from "./walk";
+import { unpackArchive } from "@/lib/upload/archive";
 import { checkAfterImport, snapshotForChecks, type ChecksSnapshot } from "@/lib/checks/after-ingest";
 
 export const INGEST_FORMATS = ["native", "harbor", "jsonl", "tasks", "release"] as const;
@@ -29,6 +31,9 @@ export interface IngestOptions {
   onProgress?: (p: ReadProgress) => void;
   /** What the imports list shows as the source (an upload's temporary directory means nothing). */
   sourceLabel?: string;
+  /** the name a folder of tasks or a release takes without --run, when its directory's own name
+   * means nothing (an archive unpacked into a scratch directory) */
+  folderName?: string;
   /** Called once the import is recorded (its id is what a progress URL names). */
   onStart?: (importId: number) => void;
   /** reader threads (default: none below MIN_THREADED_CANDIDATES, else two per core, at most 8, one per core into embedded PGlite); 0 reads in the calling thread */
@@ -52,7 +57,7 @@ export interface IngestSummary extends WriteCounts {
 
 export async function detectFormat(p: string): Promise<IngestFormat> {
   if (isInterchangeFile(p) && !(await isDirectory(p))) return "jsonl";
-  if (!(await isDirectory(p))) throw new IngestError([{ file: p, message: "not a directory or a .jsonl file (upload archives through POST /api/v1/ingest)" }]);
+  if (!(await isDirectory(p))) throw new IngestError([{ file: p, message: "not a directory, a .jsonl file or a tar / tar.gz archive" }]);
   if (await isNativeRun(p)) return "native";
   if (isReleaseDir(p)) return "release";
   if (findTrialDirs(p)) return "harbor";
@@ -66,7 +71,11 @@ export async function detectFormat(p: string): Promise<IngestFormat> {
   ]);
 }
 
+/** A tar or tar.gz file: a run, a release or a folder of tasks packed, as uploads are. */
+export const isArchiveFile = (p: string): boolean => /\.(tar|tar\.gz|tgz)$/i.test(p);
+
 export async function ingestPath(db: Db, inputPath: string, opts: IngestOptions = {}): Promise<IngestSummary> {
+  if (isArchiveFile(inputPath) && !(await isDirectory(inputPath))) return ingestArchive(db, path.resolve(inputPath), opts);
   const dir = (await loneInterchangeFile(path.resolve(inputPath))) ?? path.resolve(inputPath);
   await failInterruptedImports(db);
   const format = opts.format ?? (await detectFormat(dir));
@@ -74,6 +83,23 @@ export async function ingestPath(db: Db, inputPath: string, opts: IngestOptions 
   if (format === "tasks") return ingestTaskDirs(db, dir, opts);
   if (format === "release") return ingestRelease(db, dir, opts);
   return format === "harbor" ? ingestHarbor(db, dir, opts) : ingestNative(db, dir, opts);
+}
+
+/** Unpacked into a private scratch directory (lib/upload/archive: every entry judged before it is
+ * written), imported, removed. */
+async function ingestArchive(db: Db, file: string, opts: IngestOptions): Promise<IngestSummary> {
+  let unpacked: Awaited<ReturnType<typeof unpackArchive>>;
+  try {
+    unpacked = await unpackArchive(fs.createReadStream(file));
+  } catch (err) {
+    throw new IngestError([{ file, message: (err as Error).message }]);
+  }
+  try {
+    const stem = path.basename(file).replace(/\.(tar|tar\.gz|tgz)$/i, "");
+    return await ingestPath(db, unpacked.dir, { ...opts, sourceLabel: opts.sourceLabel ?? file, folderName: unpacked.dir === unpacked.root ? stem : undefined });
+  } finally {
+    fs.rmSync(unpacked.root, { recursive: true, force: true });
+  }
 }
 
 interface Written {
@@ -205,7 +231,7 @@ async function ingestTaskDirs(db: Db, dir: string, opts: IngestOptions): Promise
   if (!found) throw new IngestError([{ file: dir, message: "no Harbor task directories (instruction.md or task.toml) here" }]);
   const single = found.tasks.length === 1 && found.tasks[0]?.dir === dir;
   if (single && opts.runName === undefined) throw new IngestError([{ file: dir, message: "a single task needs --run NAME, the run it joins" }]);
-  const name = opts.runName ?? path.basename(dir);
+  const name = opts.runName ?? opts.folderName ?? path.basename(dir);
   const issues = new IssueList();
   const warnings = new IssueList(1000);
   const run = { name, format: "tasks" as const, sourcePath: opts.sourceLabel ?? dir, meta: { name, format: "tasks" }, createdAt: null, keepMeta: true };
@@ -219,7 +245,7 @@ async function ingestTaskDirs(db: Db, dir: string, opts: IngestOptions): Promise
 async function ingestRelease(db: Db, dir: string, opts: IngestOptions): Promise<IngestSummary> {
   const issues = new IssueList();
   const warnings = new IssueList(1000);
-  const header = await readReleaseHeader(dir, issues, warnings, opts.runName);
+  const header = await readReleaseHeader(dir, issues, warnings, opts.runName ?? opts.folderName);
   if (!header) throw new IngestError(issues.items);
   const run = { name: header.name, format: "release" as const, sourcePath: opts.sourceLabel ?? dir, meta: header.meta, createdAt: null, keepMeta: true };
   return importIntoRun(db, { run, dir, candidates: header.total, opts, issues, warnings }, (writer, threads) =>

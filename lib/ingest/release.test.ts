@@ -10,6 +10,7 @@ import { blobs, runs, taskFiles, tasks } from "@/db/schema";
 import { BACKENDS, createTestDatabase, type TestDatabase } from "@/db/testing";
 import { generateRun } from "@/lib/generate";
 import { writeRelease } from "@/lib/generate/release";
+import { packDirectory } from "@/lib/upload/pack";
 import { inferRunLineage } from "@/lib/lineage/run";
 import { IngestError, IssueList } from "./errors";
 import { detectFormat, ingestPath } from "./index";
@@ -181,6 +182,20 @@ describe.each(BACKENDS)("the public RST release on %s", (backend) => {
       "data/tasks-00000.tar: README: a file outside any task directory (expected tasks/<id>/…), not imported",
     ]);
     expect(await runNamed(`bad-${backend}`)).toBeUndefined();
+  });
+
+  test("a release packed as a tar.gz imports from the archive, under its folder's or the archive's name", async () => {
+    const { gzipSync } = await import("node:zlib");
+    const inFolder = path.join(root, `packed-${backend}.tar.gz`);
+    fs.writeFileSync(inFolder, gzipSync(await packDirectory(release, `folder-${backend}`)));
+    expect(await ingestPath(database.db, inFolder)).toMatchObject({ format: "release", run: `folder-${backend}`, tasksNew: 60 });
+    const atRoot = path.join(root, `bare-root-${backend}.tar`);
+    fs.writeFileSync(atRoot, await packDirectory(release, ""));
+    expect(await ingestPath(database.db, atRoot)).toMatchObject({ format: "release", run: `bare-root-${backend}`, tasksNew: 60 });
+    const broken = path.join(root, `broken-${backend}.tgz`);
+    fs.writeFileSync(broken, Buffer.from("not gzip at all"));
+    const err = (await ingestPath(database.db, broken).catch((e: unknown) => e)) as IngestError;
+    expect(err.issues[0]?.file).toBe(broken);
   });
 
   test("shards alone (no metadata), gzipped, import under --run", async () => {

@@ -13,6 +13,7 @@ import { BACKENDS, createTestDatabase, type TestDatabase } from "@/db/testing";
 import { CLI_ACTOR } from "@/lib/auth/actor";
 import { writeFixtureRun } from "@/lib/ingest/fixtures";
 import { packDirectory } from "@/lib/upload/pack";
+import { writeRelease } from "@/lib/generate/release";
 import { callRoute, type Case } from "@/app/api/route-testing";
 
 describe.each(BACKENDS)("uploads on %s", (backend) => {
@@ -70,6 +71,20 @@ describe.each(BACKENDS)("uploads on %s", (backend) => {
     expect(((await bad.json()) as { error: { message: string } }).error.message).toContain("../escape.txt");
     // A form-encodable type is refused before anything is read.
     expect((await callRoute(upload("from-pipeline", "text/plain", archive), auth)).status).toBe(415);
+  });
+
+  test("the public RST release uploads packed at the archive's top; without ?run= its run is named upload", async () => {
+    const release = `${fixtureDir}-release`;
+    try {
+      const { tasks: n } = await writeRelease(fixtureDir, release);
+      expect(n).toBeGreaterThan(2);
+      const packed = gzipSync(await packDirectory(release, ""));
+      const res = await callRoute({ file: "ingest", method: "POST", url: "/api/v1/ingest", raw: { type: "application/gzip", bytes: packed }, role: "admin" }, auth);
+      expect(await finished(res)).toMatchObject({ status: "done", summary: { format: "release" } });
+      expect(await taskCount("upload")).toBe(n);
+    } finally {
+      fs.rmSync(release, { recursive: true, force: true });
+    }
   });
 
   test("a JSONL file of tasks uploads as it is; a bad line fails the import with its line named", async () => {
