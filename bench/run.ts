@@ -12,6 +12,7 @@ import { parseArgs } from "node:util";
 import { openDatabase } from "@/db/client";
 import { listTasks } from "@/db/queries/tasks";
 import type { TaskFilter } from "@/lib/tasks/filter";
+import { cli } from "./cli-step";
 
 const { values: args } = parseArgs({
   options: {
@@ -30,27 +31,6 @@ const results: Record<string, unknown> = {
   machine: { cpus: os.cpus().length, cpu: os.cpus()[0]?.model, memory_gb: Math.round(os.totalmem() / 2 ** 30), node: process.version },
   tasks: Number(args.tasks),
 };
-
-interface Step {
-  seconds: number;
-  max_rss_mb: number | null;
-  stdout: string;
-}
-
-/** Runs the CLI under GNU time when it is there, for wall time and peak RSS. */
-function cli(label: string, cliArgs: string[], env: Record<string, string> = {}): Step {
-  const hasTime = fs.existsSync("/usr/bin/time");
-  const cmd = hasTime ? "/usr/bin/time" : process.execPath;
-  const full = hasTime ? ["-f", "BENCH_TIME %e %M", process.execPath, "bin/rst-curator.js", ...cliArgs] : ["bin/rst-curator.js", ...cliArgs];
-  const started = performance.now();
-  const r = spawnSync(cmd, full, { env: { ...process.env, ...env }, encoding: "utf8", maxBuffer: 64 * 1024 * 1024 });
-  const seconds = (performance.now() - started) / 1000;
-  if (r.status !== 0) throw new Error(`${label} failed (${r.status}):\n${r.stderr}`);
-  const m = /BENCH_TIME ([\d.]+) (\d+)/.exec(r.stderr);
-  const step = { seconds: Number(seconds.toFixed(1)), max_rss_mb: m?.[2] ? Math.round(Number(m[2]) / 1024) : null, stdout: r.stdout.trim() };
-  process.stderr.write(`${label}: ${step.seconds} s, peak RSS ${step.max_rss_mb ?? "?"} MB\n  ${step.stdout.split("\n").slice(-1)[0] ?? ""}\n`);
-  return step;
-}
 
 /** One of the benchmark scripts against the ingested database; its table goes into the results. */
 function script(label: string, file: string, pg: string): string[] {
