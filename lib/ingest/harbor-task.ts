@@ -4,6 +4,7 @@ import { parse as parseToml, TomlError } from "smol-toml";
 import { isSearchedFile, searchWords } from "@/lib/tasks/search";
 import { NUL_MARKER, toStoredContent, type StoredContent } from "./content";
 import type { IssueList } from "./errors";
+import { isTerminalBench1, terminalBench1ToHarbor } from "./tb1-task";
 import { readTree, type TreeFile } from "./walk";
 
 export interface TaskFileContent {
@@ -56,8 +57,11 @@ export function readHarborTask(dir: string, display: string, issues: IssueList):
   return parseTaskFiles(readTree(dir, issues, display), display, issues);
 }
 
-/** A task's files (from a directory, or from a JSONL line) read into storable files and config. */
-export function parseTaskFiles(tree: readonly TreeFile[], display: string, issues: IssueList): ParsedTaskDir {
+/** A task's files (from a directory, a JSONL line or an archive) read into storable files and
+ * config; a Terminal-Bench 1 task (task.yaml) is first mapped onto the Harbor layout. */
+export function parseTaskFiles(given: readonly TreeFile[], display: string, issues: IssueList): ParsedTaskDir {
+  const tb1 = isTerminalBench1(given);
+  const tree = tb1 ? terminalBench1ToHarbor(given, display, issues) : given;
   const files: TaskFileContent[] = [];
   const texts = new Map<string, string>();
   for (const f of tree) {
@@ -68,7 +72,8 @@ export function parseTaskFiles(tree: readonly TreeFile[], display: string, issue
     const text = stored.encoding === "utf8" ? stored.content : isUtf8(f.bytes) ? f.bytes.toString("utf8").replaceAll("\0", NUL_MARKER) : undefined;
     if (text !== undefined) texts.set(f.rel, text.startsWith("\uFEFF") ? text.slice(1) : text);
   }
-  if (!texts.has("instruction.md")) issues.add(display, "missing instruction.md");
+  // A task.yaml without a usable instruction has said so already.
+  if (!texts.has("instruction.md") && !tb1) issues.add(display, "missing instruction.md");
   const tomlText = texts.get("task.toml");
   const config = tomlText === undefined ? {} : parseTaskToml(tomlText, `${display}/task.toml`, issues);
   const task = table(config.task);

@@ -66,7 +66,7 @@ export async function detectFormat(p: string): Promise<IngestFormat> {
     {
       file: p,
       message:
-        "unrecognized layout: expected a native RST run (run.json + lineage.jsonl), the public RST release (metadata/tasks.parquet, data/tasks-*.tar), Harbor job or trial directories (result.json), Harbor task directories (instruction.md, task.toml), or a .jsonl file",
+        "unrecognized layout: expected a native RST run (run.json + lineage.jsonl), the public RST release (metadata/tasks.parquet, data/tasks-*.tar), Harbor job or trial directories (result.json), Harbor or Terminal-Bench 1 task directories (instruction.md, task.toml or task.yaml), or a .jsonl file",
     },
   ]);
 }
@@ -228,7 +228,7 @@ async function ingestInterchange(db: Db, file: string, opts: IngestOptions): Pro
  * name), or one task (into `--run`). No lineage, no trials. */
 async function ingestTaskDirs(db: Db, dir: string, opts: IngestOptions): Promise<IngestSummary> {
   const found = findTaskDirs(dir);
-  if (!found) throw new IngestError([{ file: dir, message: "no Harbor task directories (instruction.md or task.toml) here" }]);
+  if (!found) throw new IngestError([{ file: dir, message: "no task directories (instruction.md, task.toml or task.yaml) here" }]);
   const single = found.tasks.length === 1 && found.tasks[0]?.dir === dir;
   if (single && opts.runName === undefined) throw new IngestError([{ file: dir, message: "a single task needs --run NAME, the run it joins" }]);
   const name = opts.runName ?? opts.folderName ?? path.basename(dir);

@@ -5,10 +5,11 @@ import os from "node:os";
 import path from "node:path";
 import { asc, eq } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
-import { runs, tasks } from "@/db/schema";
+import { runs, taskFiles, tasks } from "@/db/schema";
 import { BACKENDS, createTestDatabase, type TestDatabase } from "@/db/testing";
 import { IngestError } from "./errors";
 import { writeTask, writeTrial } from "./fixtures";
+import { writeTerminalBench1Task } from "./tb1-fixtures";
 import { detectFormat, ingestPath } from "./index";
 
 describe.each(BACKENDS)("Harbor task directories on %s", (backend) => {
@@ -43,7 +44,7 @@ describe.each(BACKENDS)("Harbor task directories on %s", (backend) => {
     expect(await detectFormat(folder)).toBe("tasks");
     const s = await ingestPath(database.db, folder);
     expect(s).toMatchObject({ format: "tasks", run: "tb2-sample", tasksNew: 3, trialsNew: 0, files: 18, unchanged: false });
-    expect(s.warnings.map((w) => `${w.file}: ${w.message}`)).toEqual(["tb2-sample: not task directories (no instruction.md or task.toml), not imported: README.md, notes"]);
+    expect(s.warnings.map((w) => `${w.file}: ${w.message}`)).toEqual(["tb2-sample: not task directories (no instruction.md, task.toml or task.yaml), not imported: README.md, notes"]);
     const rows = await rowsOf("tb2-sample");
     expect(rows.map((r) => [r.extId, r.round, r.parentId, r.depth, r.status, r.category])).toEqual([
       ["fix-git", null, null, 0, "accepted", "file-operations"],
@@ -80,5 +81,34 @@ describe.each(BACKENDS)("Harbor task directories on %s", (backend) => {
     expect(err).toBeInstanceOf(IngestError);
     expect((err as IngestError).issues).toEqual([{ file: "broken-set/bad/task.toml", line: 2, message: expect.stringMatching(/^invalid TOML: /) }]);
     expect(await database.db.select().from(runs).where(eq(runs.name, "broken-set"))).toEqual([]);
+  });
+
+  test("Terminal-Bench 1 tasks import mapped onto the Harbor layout, measured; a bad task.yaml names its line", async () => {
+    const set = path.join(root, "tb1-set");
+    writeTerminalBench1Task(set, { id: "hello-world" });
+    writeTerminalBench1Task(set, { id: "keystrokes", solutionYaml: true });
+    expect(await detectFormat(set)).toBe("tasks");
+    expect(await ingestPath(database.db, set)).toMatchObject({ format: "tasks", run: "tb1-set", tasksNew: 2 });
+    const rows = await database.db
+      .select({ id: tasks.id, extId: tasks.extId, solutionLines: tasks.solutionLines, commands: tasks.commands, verifierTests: tasks.verifierTests, instructionWords: tasks.instructionWords })
+      .from(tasks)
+      .innerJoin(runs, eq(runs.id, tasks.runId))
+      .where(eq(runs.name, "tb1-set"))
+      .orderBy(asc(tasks.extId));
+    expect(rows.map((r) => [r.extId, r.commands, r.verifierTests])).toEqual([
+      ["hello-world", 3, 2],
+      ["keystrokes", 3, 2],
+    ]);
+    for (const r of rows) expect(r.instructionWords).toBeGreaterThan(0);
+    const paths = (await database.db.select({ path: taskFiles.path }).from(taskFiles).where(eq(taskFiles.taskId, rows[1]?.id ?? -1))).map((f) => f.path).sort();
+    expect(paths).toEqual(["environment/Dockerfile", "environment/docker-compose.yaml", "instruction.md", "solution/solution.yaml", "task.toml", "tests/test.sh", "tests/test_outputs.py"]);
+
+    const bad = path.join(root, "tb1-bad");
+    const task = writeTerminalBench1Task(bad, { id: "broken" });
+    fs.writeFileSync(path.join(task, "task.yaml"), "instruction: |\n  Do it.\ndifficulty: [unclosed\n");
+    const err = (await ingestPath(database.db, bad).catch((e: unknown) => e)) as IngestError;
+    expect(err).toBeInstanceOf(IngestError);
+    expect(err.issues).toEqual([{ file: "tb1-bad/broken/task.yaml", line: expect.any(Number), message: expect.stringMatching(/YAML/) }]);
+    expect(await database.db.select().from(runs).where(eq(runs.name, "tb1-bad"))).toEqual([]);
   });
 });

@@ -1,5 +1,5 @@
-// Harbor / Terminal-Bench 2 task directories (FORMATS.md §1) → one run: a folder of tasks, or one
-// task. They come without lineage (each task is a root) and without trials (Harbor results for
+// Harbor / Terminal-Bench 2 task directories (FORMATS.md §1), and Terminal-Bench 1 ones (§2) → one
+// run: a folder of tasks, or one task. They come without lineage (each task is a root) and without trials (Harbor results for
 // them import afterwards: `ingest JOBS --run NAME`).
 import fs from "node:fs";
 import path from "node:path";
@@ -15,9 +15,10 @@ export interface TaskDirRef {
   dir: string;
 }
 
-/** A Harbor task directory holds its instruction or its configuration at the top. */
+/** A Harbor task directory holds its instruction or its configuration at the top; a Terminal-Bench 1
+ * one its task.yaml (FORMATS.md §2, mapped onto the Harbor layout as it is read). */
 export function isTaskDir(dir: string): boolean {
-  return ["instruction.md", "task.toml"].some((f) => {
+  return ["instruction.md", "task.toml", "task.yaml"].some((f) => {
     try {
       return fs.lstatSync(path.join(dir, f)).isFile();
     } catch {
@@ -62,7 +63,7 @@ export async function writeTaskDirs(
   const display = (t: TaskDirRef) => (single ? t.id : `${path.basename(root)}/${t.id}`);
   if (found.skipped.length > 0) {
     const names = found.skipped.slice(0, 10).join(", ") + (found.skipped.length > 10 ? `, … (${found.skipped.length} in all)` : "");
-    warnings.add(path.basename(root), `not task directories (no instruction.md or task.toml), not imported: ${names}`);
+    warnings.add(path.basename(root), `not task directories (no instruction.md, task.toml or task.yaml), not imported: ${names}`);
   }
   async function* jobs(): AsyncGenerator<CandidateJob> {
     for (const t of found.tasks) {

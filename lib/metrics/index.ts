@@ -1,8 +1,8 @@
 /**
  * Measured difficulty of a terminal task, computed at ingest with real parsers.
  *
- * - solution lines: non-blank lines of solution/solve.sh (or a TB1 solution.sh) that are not
- *   comment-only; a shebang is a comment; heredoc body lines count, they are part of the script.
+ * - solution lines: non-blank lines of solution/solve.sh (or a TB1 solution.sh; or a TB1
+ *   solution.yaml's keystroke commands, one per line) that are not comment-only; a shebang is a comment; heredoc body lines count, they are part of the script.
  * - executed commands: simple command nodes in the AST (tree-sitter-bash `command`) wherever they
  *   occur — pipelines, subshells, `$(…)` (also inside an unquoted heredoc, where the shell runs it),
  *   function bodies, loops, conditions — each counted once, statically. Heredoc text, comments,
