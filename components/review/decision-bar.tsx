@@ -172,9 +172,22 @@ type DecisionButtonProps = {
   onClick: () => void;
 };
 
+/**
+ * The second click of a double click (`detail` 2 and up) is dropped: one gesture, one decision,
+ * however fast the first one's request comes back. Keyboard activation has `detail` 0.
+ */
 function DecisionButton({ label, shortcut, className, disabled, pressed, onClick }: DecisionButtonProps) {
   return (
-    <button type="button" className={className} disabled={disabled} aria-pressed={pressed} aria-keyshortcuts={shortcut} onClick={onClick}>
+    <button
+      type="button"
+      className={className}
+      disabled={disabled}
+      aria-pressed={pressed}
+      aria-keyshortcuts={shortcut}
+      onClick={(event) => {
+        if (event.detail <= 1) onClick();
+      }}
+    >
       {label}
       <span aria-hidden="true">
         <Kbd>{shortcut}</Kbd>
