@@ -203,6 +203,7 @@ export async function writeInterchangeRun(
         knownHash: writer.knownHash(value.id),
         knownTrials: [],
         searchText: writer.needsSearchText,
+        lineageDeclared: false,
       };
     }
   }

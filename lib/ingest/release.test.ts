@@ -3,10 +3,11 @@
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
-import { asc, eq } from "drizzle-orm";
+import { asc, eq, sql } from "drizzle-orm";
 import tar from "tar-stream";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import { blobs, runs, taskFiles, tasks } from "@/db/schema";
+import { execRows } from "@/db/client";
 import { BACKENDS, createTestDatabase, type TestDatabase } from "@/db/testing";
 import { generateRun } from "@/lib/generate";
 import { writeRelease } from "@/lib/generate/release";
@@ -107,6 +108,13 @@ describe.each(BACKENDS)("the public RST release on %s", (backend) => {
       const s2 = stored.find((x) => x.path === f.rel);
       expect(s2?.encoding === "base64" ? Buffer.from(s2.content, "base64") : Buffer.from(s2?.content ?? "", "utf8")).toEqual(f.bytes);
     }
+    // Every task is a root that inference may link: its solution is read for the checks now.
+    const unread = await execRows<{ n: number }>(
+      database.db,
+      sql`SELECT count(*)::int AS n FROM tasks t JOIN runs r ON r.id = t.run_id JOIN task_files f ON f.task_id = t.id AND f.path = 'solution/solve.sh'
+          WHERE r.name = 'rst-release' AND NOT EXISTS (SELECT 1 FROM check_readings c WHERE c.hash = f.blob_hash AND c.reader LIKE 'shell@%')`,
+    );
+    expect(unread[0]?.n).toBe(0);
     expect(await ingestPath(database.db, release)).toMatchObject({ unchanged: true, tasksUnchanged: expected.length });
   });
 

@@ -189,6 +189,7 @@ export async function writeReleaseRun(
           knownHash: writer.knownHash(id),
           knownTrials: [],
           searchText: writer.needsSearchText,
+          lineageDeclared: false,
         };
       }
       const digest = next.value;

@@ -82,6 +82,7 @@ export async function writeTaskDirs(
         knownHash: writer.knownHash(t.id),
         knownTrials: [],
         searchText: writer.needsSearchText,
+        lineageDeclared: false,
       };
     }
   }

@@ -44,6 +44,11 @@ export interface CandidateJob {
   /** keep the search text beside a vector built here (RunWriter.needsSearchText); without it,
    * a task whose vector was built here leaves its ≈ 16 kB of text behind */
   searchText: boolean;
+  /** the run's pipeline declares every parent (a native run's lineage.jsonl): a task without one
+   * is a seed, whose solution the checks never read. Otherwise (a release, a folder of tasks,
+   * JSONL) inference may give it a parent later, so its solution is read for the checks now,
+   * from the parse the metrics make anyway, and the checks after inference parse nothing. */
+  lineageDeclared: boolean;
 }
 
 export interface CandidateResult {
@@ -135,7 +140,7 @@ export async function readCandidate(job: CandidateJob): Promise<CandidateResult>
       async () => {
         const files = checkFiles(parsed);
         const metrics = await measureTask(parsed.texts);
-        const forChecks = rec.status === "accepted" ? await readForChecks(files, { solution: rec.parent_id !== null }) : [];
+        const forChecks = rec.status === "accepted" ? await readForChecks(files, { solution: rec.parent_id !== null || !job.lineageDeclared }) : [];
         return { metrics, readings: [...forChecks, ...(await readForSteps(files))] };
       },
       {

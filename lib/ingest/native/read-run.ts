@@ -96,6 +96,7 @@ export async function streamRun(
         knownHash: writer.knownHash(value.task_id),
         knownTrials: writer.knownTrials(value.task_id),
         searchText: writer.needsSearchText,
+        lineageDeclared: true,
       };
     }
   }
