@@ -48,10 +48,13 @@ export async function withNeighbours(db: Db, runId: number, ids: readonly number
   if (ids.length === 0) return [];
   const rows = await execRows<{ id: number }>(
     db,
-    sql`SELECT id FROM tasks WHERE run_id = ${runId} AND status = 'accepted' AND (
-          id = ANY(${intArray(ids)})
-          OR parent_id = ANY(${intArray(ids)})
-          OR id IN (SELECT parent_id FROM tasks WHERE id = ANY(${intArray(ids)}) AND parent_id IS NOT NULL))
+    // Three index lookups joined by UNION: an OR across them makes PostgreSQL filter every row.
+    sql`SELECT id FROM tasks WHERE run_id = ${runId} AND status = 'accepted' AND id = ANY(${intArray(ids)})
+        UNION
+        SELECT id FROM tasks WHERE run_id = ${runId} AND status = 'accepted' AND parent_id = ANY(${intArray(ids)})
+        UNION
+        SELECT p.id FROM tasks c JOIN tasks p ON p.id = c.parent_id
+        WHERE c.id = ANY(${intArray(ids)}) AND p.run_id = ${runId} AND p.status = 'accepted'
         ORDER BY id`,
   );
   return rows.map((r) => Number(r.id));
@@ -80,8 +83,12 @@ export async function loadBatch(db: Db, ids: readonly number[]): Promise<{ tasks
   if (ids.length === 0) return { tasks: [], parents: [] };
   const rows = await execRows<TaskRow>(
     db,
-    sql`SELECT id, ext_id, status, content_hash, parent_id FROM tasks
-        WHERE id = ANY(${intArray(ids)}) OR id IN (SELECT parent_id FROM tasks WHERE id = ANY(${intArray(ids)}) AND parent_id IS NOT NULL)
+    // The tasks and their parents as two index lookups (UNION): with an OR between them PostgreSQL
+    // read every task of the database once per batch (0.3–0.6 s a batch at paper scale).
+    sql`SELECT id, ext_id, status, content_hash, parent_id FROM tasks WHERE id = ANY(${intArray(ids)})
+        UNION
+        SELECT p.id, p.ext_id, p.status, p.content_hash, p.parent_id FROM tasks c JOIN tasks p ON p.id = c.parent_id
+        WHERE c.id = ANY(${intArray(ids)})
         ORDER BY id`,
   );
   const all = rows.map((r) => Number(r.id));
