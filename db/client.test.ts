@@ -5,7 +5,7 @@ import path from "node:path";
 import { types } from "@electric-sql/pglite";
 import { sql } from "drizzle-orm";
 import { describe, expect, test, vi } from "vitest";
-import { defaultReaderThreads, MIN_THREADED_CANDIDATES } from "@/lib/ingest/native/read-run";
+import { candidatesAhead, defaultReaderThreads, MIN_THREADED_CANDIDATES } from "@/lib/ingest/native/read-run";
 import { DatabaseLockedError, execRows, isEmbedded, jsonParameter, openDatabase } from "./client";
 import { BACKENDS, createTestDatabase } from "./testing";
 
@@ -53,6 +53,10 @@ describe.each(BACKENDS)("%s", (backend) => {
       expect(readers).toBe(Math.min(8, backend === "pglite" ? cores : 2 * cores));
       // A small run is read in the importing thread: threads would start slower than it reads.
       expect(defaultReaderThreads({ embeddedDatabase: isEmbedded(database.db), candidates: MIN_THREADED_CANDIDATES - 1 })).toBe(0);
+      // PGlite's writes hold the main thread: its readers read four times further ahead.
+      const ahead = candidatesAhead({ threads: readers, embeddedDatabase: isEmbedded(database.db) });
+      expect(ahead).toBe(readers * (backend === "pglite" ? 256 : 64));
+      expect(candidatesAhead({ threads: 0, embeddedDatabase: isEmbedded(database.db) })).toBe(8);
     } finally {
       await database.close();
     }

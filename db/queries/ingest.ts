@@ -57,6 +57,9 @@ export class RunWriter {
   private vectorsAgree = false;
   /** GIN indexes whose pending lists are merged before commit (tuneTransaction) */
   private ginIndexes: string[] = [];
+  /** the database is embedded PGlite, whose writes run in this thread (set by the importer):
+   * readers then read further ahead (lib/ingest/native/read-run.ts) */
+  embeddedDatabase = false;
 
   private constructor(
     private readonly tx: Db,

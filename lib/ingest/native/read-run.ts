@@ -16,9 +16,20 @@ export { contentHashOf } from "./read-candidate";
 const READER_ENTRY = new URL("./read-worker.ts", import.meta.url);
 
 /** Candidates in flight per reader thread: enough queued work to keep a thread busy while this
- * thread waits on a database flush; little enough memory (a candidate is ~100 KB). */
+ * thread waits on a database flush; little enough memory (a candidate is ~100 KB). Into embedded
+ * PGlite, whose writes hold this thread, four times as many: at paper scale the readers had
+ * waited for it (the machine idle 227 of 1,685 CPU-s) and the import took 881 s against 781 s
+ * with 256 (idle 103 CPU-s; docs/benchmarks.md, session 26). Into PostgreSQL the larger window
+ * changed nothing (session 14). */
 const AHEAD_PER_THREAD = 64;
+const AHEAD_PER_THREAD_EMBEDDED = 256;
 const AHEAD_INLINE = 8;
+
+/** How many candidates are read ahead of the one being written. */
+export function candidatesAhead(opts: { threads: number; embeddedDatabase: boolean }): number {
+  if (opts.threads === 0) return AHEAD_INLINE;
+  return opts.threads * (opts.embeddedDatabase ? AHEAD_PER_THREAD_EMBEDDED : AHEAD_PER_THREAD);
+}
 
 export interface ReadProgress {
   done: number;
@@ -139,7 +150,7 @@ export async function streamCandidates(
     : readCandidate;
   let done = 0;
   try {
-    for await (const r of mapOrdered(jobs, pool ? threads * AHEAD_PER_THREAD : AHEAD_INLINE, read)) {
+    for await (const r of mapOrdered(jobs, candidatesAhead({ threads, embeddedDatabase: writer.embeddedDatabase }), read)) {
       for (const issue of r.issues) issues.add(issue.file, issue.message, issue.line);
       for (const w of r.warnings) opts.warnings.add(w.file, w.message, w.line);
       if (issues.size === 0) {
