@@ -3,7 +3,7 @@
 import fs from "node:fs";
 import path from "node:path";
 import type { PGlite } from "@electric-sql/pglite";
-import type { SQL } from "drizzle-orm";
+import { entityKind, type SQL } from "drizzle-orm";
 import type { PgDatabase, PgQueryResultHKT } from "drizzle-orm/pg-core";
 import { env } from "@/lib/env";
 import * as schema from "./schema";
@@ -37,10 +37,10 @@ const clients = new WeakMap<Db, Unsafe>();
 /** The embedded databases' `Db`s: the database runs in this process's main thread. */
 const embedded = new WeakSet<Db>();
 
-/** Whether `db` is embedded PGlite, whose work shares this process's main thread (the importer
- * sizes its thread pool by it). */
+/** Whether `db` is embedded PGlite, or a transaction of it: its work shares this process's main
+ * thread (the importer sizes its thread pool and its read-ahead by it). */
 export function isEmbedded(db: Db): boolean {
-  return embedded.has(db);
+  return embedded.has(db) || (db.constructor as { [entityKind]?: string })[entityKind] === "PgliteTransaction";
 }
 
 /** Texts of the statements prepared so far: a few dozen, unless one splices values into its text. */

@@ -46,6 +46,15 @@ describe.each(BACKENDS)("RunWriter batches on %s", (backend) => {
     await database.db.execute(sql`TRUNCATE runs, blobs RESTART IDENTITY CASCADE`);
   });
 
+  test("a writer knows whether the database is embedded, inside the import's transaction", async () => {
+    // The readers' read-ahead depends on it (lib/ingest/native/read-run.ts candidatesAhead): the
+    // writer is opened on a transaction, never on the database itself.
+    await database.db.transaction(async (tx) => {
+      const writer = await openWriter(tx);
+      expect(writer.embeddedDatabase).toBe(backend === "pglite");
+    });
+  });
+
   test("batches written while the next is gathered all land, with their lineage", async () => {
     // 2,500 tasks: two full batches written in the background and a last one by finish; chains of
     // 40 cross the batches' edges, so children meet parents written by the batch before.

@@ -5,7 +5,7 @@
 import { eq, getTableName, sql } from "drizzle-orm";
 import type { StoredContent } from "@/lib/ingest/content";
 import { PAIRS_UNKNOWN } from "@/lib/ingest/search-vector";
-import { execRows, type Db } from "../client";
+import { execRows, isEmbedded, type Db } from "../client";
 import { CHUNK_ROWS, chunks, insertJson } from "./bulk";
 import { storeReadings } from "./checks";
 import {
@@ -57,15 +57,17 @@ export class RunWriter {
   private vectorsAgree = false;
   /** GIN indexes whose pending lists are merged before commit (tuneTransaction) */
   private ginIndexes: string[] = [];
-  /** the database is embedded PGlite, whose writes run in this thread (set by the importer):
-   * readers then read further ahead (lib/ingest/native/read-run.ts) */
-  embeddedDatabase = false;
+  /** the database is embedded PGlite, whose writes run in this thread: readers then read
+   * further ahead (lib/ingest/native/read-run.ts) */
+  readonly embeddedDatabase: boolean;
 
   private constructor(
     private readonly tx: Db,
     readonly runId: number,
     readonly runExisted: boolean,
-  ) {}
+  ) {
+    this.embeddedDatabase = isEmbedded(tx);
+  }
 
   /** A writer for trials of a run already in the database (Harbor job ingest): the run's tasks
    * and trials are loaded, the run itself is left as it is. */

@@ -193,7 +193,6 @@ async function importIntoRun(
   const threads = opts.threads ?? defaultReaderThreads({ embeddedDatabase: isEmbedded(db), candidates });
   return recordedImport(db, { runName: run.name, format: run.format, dir, candidates, opts, warnings }, async (tx) => {
     const writer = await RunWriter.open(tx, run);
-    writer.embeddedDatabase = isEmbedded(db);
     await whileWriting(writer, () => write(writer, threads));
     issues.throwIfAny();
     const c = writer.counts;
