@@ -43,6 +43,63 @@ export function isEmbedded(db: Db): boolean {
   return embedded.has(db) || (db.constructor as { [entityKind]?: string })[entityKind] === "PgliteTransaction";
 }
 
+/** The driver client behind a drizzle database or transaction (drizzle keeps it on the session). */
+function driverClient(db: Db): unknown {
+  return (db as unknown as { session?: { client?: unknown } }).session?.client;
+}
+
+interface PostgresJsQuery extends Promise<unknown> {
+  writable(): Promise<NodeJS.WritableStream & { write(chunk: Uint8Array, cb?: (err?: Error | null) => void): boolean; end(): void }>;
+  resolve(value: unknown): void;
+  reject(err: unknown): void;
+}
+
+/**
+ * Runs `COPY <table> (…) FROM STDIN (FORMAT binary)` with `data` as its input, on `db` (a
+ * transaction: the rows are its own until it commits). `statement` names STDIN; on PGlite it
+ * reads a blob instead.
+ *
+ * postgres.js 3.4 settles the query with the stream as soon as the server asks for data, and an
+ * error the server reports after the data has all been sent (a violated constraint, a bad value)
+ * reaches nothing: the stream's end never comes. The query's own resolve and reject, which the
+ * connection calls again when the statement ends, are watched instead: the second resolve is the
+ * result, a reject the server's error.
+ */
+export async function copyFrom(db: Db, statement: string, data: Uint8Array): Promise<void> {
+  if (!/\bFROM STDIN\b/.test(statement)) throw new Error("copyFrom: the statement must read FROM STDIN");
+  const client = driverClient(db);
+  if (isEmbedded(db)) {
+    const pglite = client as { query(q: string, params: unknown[], opts: { blob: Blob }): Promise<unknown> };
+    await pglite.query(statement.replace(/\bFROM STDIN\b/, "FROM '/dev/blob'"), [], { blob: new Blob([data as Uint8Array<ArrayBuffer>]) });
+    return;
+  }
+  const sql = client as { unsafe(q: string): PostgresJsQuery };
+  const query = sql.unsafe(statement);
+  const ended = new Promise<void>((resolve, reject) => {
+    const { resolve: settle, reject: fail } = query;
+    let calls = 0;
+    query.resolve = (value: unknown) => {
+      if (++calls === 2) resolve();
+      settle(value);
+    };
+    query.reject = (err: unknown) => {
+      reject(err instanceof Error ? err : new Error(String(err)));
+      fail(err);
+    };
+  });
+  // The query's own promise rejects too when the server refuses the statement outright.
+  ended.catch(() => {});
+  const stream = await query.writable();
+  // An error while the data is still going out destroys the stream as well; it reaches `ended`.
+  stream.on("error", () => {});
+  const written = new Promise<void>((resolve, reject) => {
+    stream.write(data, (err) => (err ? reject(err) : resolve()));
+  });
+  await Promise.race([written, ended]);
+  stream.end();
+  await ended;
+}
+
 /** Texts of the statements prepared so far: a few dozen, unless one splices values into its text. */
 const preparedTexts = new Set<string>();
 export const MAX_PREPARED_TEXTS = 200;

@@ -5,13 +5,10 @@ import type { StoredReading } from "@/lib/checks/readings";
 import type { StoredContent } from "@/lib/ingest/content";
 import type { LogChunk } from "@/lib/ingest/log-chunks";
 import { recordset } from "./bulk";
-import { blobs, evals, logChunks, taskFiles, tasks, taskSearch, trialLogs, trials, trialTests, type NewTask } from "../schema";
+import { blobs, evals, logChunks, tasks, taskSearch, trials, type NewTask } from "../schema";
 
 export const BLOBS = recordset(blobs, ["hash", "size", "encoding", "content"]);
-export const TASK_FILES = recordset(taskFiles, ["taskId", "path", "blobHash", "size"]);
 export const EVALS = recordset(evals, ["taskId", "model", "k", "n", "successes", "meanReward"]);
-export const TRIAL_TESTS = recordset(trialTests, ["trialId", "seq", "name", "status", "durationMs", "message", "logName", "logLine"]);
-export const TRIAL_LOGS = recordset(trialLogs, ["trialId", "name", "blobHash", "bytes", "lines", "chunked"]);
 export const LOG_CHUNKS = recordset(logChunks, ["blobHash", "firstLine", "lineCount", "content", "clipped"]);
 const TASK_KEYS = [
   "id", "parentId", "rootId", "depth", "path", "extId", "parentExtId", "round", "operator", "status", "rejectionReason", "repairAttempts", "createdAt", "name",
@@ -21,11 +18,12 @@ const TASK_KEYS = [
 ] as const satisfies readonly (keyof NewTask)[];
 export const TASKS = recordset(tasks, TASK_KEYS);
 export const TASK_SEARCH = recordset(taskSearch, ["taskId", "runId", "pairs"]);
-/** A search row's vector: the reader's, or to_tsvector of the text where the database builds it. */
+/** A search row's vector where the database builds it: to_tsvector of the text (the readers'
+ * vectors arrive through COPY instead: RunWriter.copySearchRows). */
 export const SEARCH_VECTOR = {
   columns: sql`search`,
-  values: sql`COALESCE(r."searchVector"::tsvector, to_tsvector('simple', r."searchText"))`,
-  fields: sql`"searchText" text, "searchVector" text`,
+  values: sql`to_tsvector('simple', r."searchText")`,
+  fields: sql`"searchText" text`,
 };
 const TRIAL_KEYS = [
   "taskId", "extId", "check", "agentName", "modelName", "reward", "rewards", "exceptionType", "exceptionMessage",
@@ -49,9 +47,9 @@ export interface TaskInput {
   /** the text searched; left out (null) by a reader that built its vector for a writer that takes
    * the reader's vectors (`RunWriter.needsSearchText`) */
   searchText: string | null;
-  /** to_tsvector('simple', searchText) as a tsvector literal, when the reader could build it
+  /** to_tsvector('simple', searchText) in tsvector's binary form, when the reader could build it
    * (lib/ingest/search-vector.ts); null leaves it to the database */
-  searchVector: string | null;
+  searchVector: Uint8Array | null;
   /** hashes of its adjacent word pairs (lib/ingest/search-vector.ts), with the vector; only those
    * missing from the parent's when `searchPairsFrom` names the parent; null when unknown */
   searchPairs?: number[] | null;

@@ -1,15 +1,19 @@
 // All SQL of an import: batched, idempotent writes inside the caller's transaction.
-// Rows travel as one JSON document per statement and json_to_recordset turns it into a table:
-// one parameter instead of one per value, because binding and building millions of parameters
-// (drizzle's insert builder, the drivers' serializers) cost more than the database work itself.
+// Rows of the tables written as they are (task_search, task_files, trial_tests, trial_logs) go
+// through binary COPY (db/copy-binary.ts); rows that need ON CONFLICT or RETURNING travel as one
+// JSON document per statement that json_to_recordset turns into a table: one parameter instead of
+// one per value, because binding and building millions of parameters (drizzle's insert builder,
+// the drivers' serializers) cost more than the database work itself.
 import { eq, getTableName, sql } from "drizzle-orm";
 import type { StoredContent } from "@/lib/ingest/content";
 import { PAIRS_UNKNOWN } from "@/lib/ingest/search-vector";
-import { execRows, isEmbedded, type Db } from "../client";
-import { CHUNK_ROWS, chunks, insertJson } from "./bulk";
+import type { PgColumn, PgTable } from "drizzle-orm/pg-core";
+import { BinaryCopy, type CopyField } from "../copy-binary";
+import { copyFrom, execRows, isEmbedded, type Db } from "../client";
+import { CHUNK_CHARS, CHUNK_ROWS, chunks, insertJson } from "./bulk";
 import { storeReadings } from "./checks";
 import {
-  BLOBS, EVALS, LOG_CHUNKS, SEARCH_VECTOR, TASK_FILES, TASK_SEARCH, TASKS, TRIAL_LOGS, TRIAL_TESTS, TRIALS,
+  BLOBS, EVALS, LOG_CHUNKS, SEARCH_VECTOR, TASK_SEARCH, TASKS, TRIALS,
   type RunInput, type TaskInput, type TrialInput, type WriteCounts,
 } from "./ingest-rows";
 import { agreesOnVectors, tuneTransaction } from "./ingest-settings";
@@ -21,9 +25,21 @@ interface SearchRow {
   taskId: number;
   runId: number;
   searchText: string | null;
-  searchVector: string | null;
+  /** tsvector's binary form (lib/ingest/search-vector.ts) */
+  searchVector: Uint8Array | null;
   /** word-pair hashes (lib/ingest/search-vector.ts); PAIRS_UNKNOWN stands for every pair */
   pairs: readonly number[];
+}
+
+/** Rows of trial_tests and trial_logs as the writer builds them. */
+type TestRow = TrialInput["tests"][number] & { trialId: number; seq: number };
+interface LogRow {
+  trialId: number;
+  name: string;
+  blobHash: string;
+  bytes: number;
+  lines: number;
+  chunked: boolean;
 }
 
 /** A task's place in its lineage tree (tasks.parent_id, root_id, depth, path). */
@@ -260,7 +276,7 @@ export class RunWriter {
       );
       for (const r of inserted) this.taskIds.set(r.ext_id, r.id);
       this.counts.tasksNew += inserted.length;
-      await this.tx.execute(insertJson(taskSearch, TASK_SEARCH, rows.map((r) => r.search), { extra: SEARCH_VECTOR }));
+      await this.writeSearchRows(rows.map((r) => r.search), false);
     }
     const changedSearch: SearchRow[] = [];
     for (const t of changed) {
@@ -277,16 +293,17 @@ export class RunWriter {
       changedSearch.push(this.searchRow(prev.id, t, undefined));
       this.counts.tasksChanged++;
     }
-    for (const part of chunks(changedSearch, 500)) {
-      await this.tx.execute(
-        insertJson(taskSearch, TASK_SEARCH, part, { extra: SEARCH_VECTOR, tail: sql`ON CONFLICT (task_id) DO UPDATE SET search = EXCLUDED.search, pairs = EXCLUDED.pairs` }),
-      );
-    }
+    for (const part of chunks(changedSearch, 500)) await this.writeSearchRows(part, true);
     const fileRows = batch.flatMap((t) => {
       const taskId = this.taskIds.get(t.row.extId);
       return taskId === undefined ? [] : t.files.map((f) => ({ taskId, path: f.path, blobHash: f.stored.hash, size: f.stored.size }));
     });
-    for (const part of chunks(fileRows)) await this.tx.execute(insertJson(taskFiles, TASK_FILES, part));
+    await this.copyRows(taskFiles, [taskFiles.taskId, taskFiles.path, taskFiles.blobHash, taskFiles.size], fileRows, (r) => [
+      { int4: r.taskId },
+      { text: r.path },
+      { text: r.blobHash },
+      { int4: r.size },
+    ]);
     this.counts.files += fileRows.length;
     const evalRows = batch.flatMap((t) => {
       const taskId = this.taskIds.get(t.row.extId);
@@ -316,18 +333,55 @@ export class RunWriter {
       );
       this.counts.trialsNew += inserted.length;
       const ids = new Map(inserted.map((r) => [`${r.task_id}\u0000${r.ext_id}`, r.id]));
-      const testRows: (typeof trialTests.$inferInsert)[] = [];
-      const logRows: (typeof trialLogs.$inferInsert)[] = [];
+      const testRows: TestRow[] = [];
+      const logRows: LogRow[] = [];
       for (const { t, taskId } of part) {
         const trialId = ids.get(`${taskId}\u0000${t.extId}`);
         if (trialId === undefined) continue;
         t.tests.forEach((test, seq) => testRows.push({ trialId, seq, ...test }));
         for (const l of t.logs) logRows.push({ trialId, name: l.name, blobHash: l.stored.hash, bytes: l.stored.size, lines: l.lines, chunked: l.chunks !== null });
       }
-      for (const c of chunks(testRows, CHUNK_ROWS, (r) => (r.message?.length ?? 0) + r.name.length + 60)) await this.tx.execute(insertJson(trialTests, TRIAL_TESTS, c));
+      const t = trialTests;
+      await this.copyRows(t, [t.trialId, t.seq, t.name, t.status, t.durationMs, t.message, t.logName, t.logLine], testRows, (r) => [
+        { int4: r.trialId },
+        { int4: r.seq },
+        { text: r.name },
+        { text: r.status },
+        r.durationMs === null ? null : { float8: r.durationMs },
+        r.message === null ? null : { text: r.message },
+        r.logName === null ? null : { text: r.logName },
+        r.logLine === null ? null : { int4: r.logLine },
+      ]);
       await this.writeLogChunks(part.flatMap(({ t }) => t.logs));
-      for (const c of chunks(logRows)) await this.tx.execute(insertJson(trialLogs, TRIAL_LOGS, c));
+      const l = trialLogs;
+      await this.copyRows(l, [l.trialId, l.name, l.blobHash, l.bytes, l.lines, l.chunked], logRows, (r) => [
+        { int4: r.trialId },
+        { text: r.name },
+        { text: r.blobHash },
+        { int4: r.bytes },
+        { int4: r.lines },
+        { bool: r.chunked },
+      ]);
     }
+  }
+
+  /**
+   * Rows of a table through binary COPY, in streams of about CHUNK_CHARS bytes: for tables written
+   * without ON CONFLICT or RETURNING. Nothing is escaped or parsed as text, which made JSON the
+   * larger part of these tables' cost at the database (docs/benchmarks.md, session 28).
+   */
+  private async copyRows<T>(table: PgTable, columns: PgColumn[], rows: readonly T[], fields: (row: T) => CopyField[]): Promise<void> {
+    if (rows.length === 0) return;
+    const statement = `COPY ${getTableName(table)} (${columns.map((c) => `"${c.name}"`).join(", ")}) FROM STDIN (FORMAT binary)`;
+    let copy = new BinaryCopy(columns.length);
+    for (const row of rows) {
+      copy.row(fields(row));
+      if (copy.size >= CHUNK_CHARS) {
+        await copyFrom(this.tx, statement, copy.end());
+        copy = new BinaryCopy(columns.length);
+      }
+    }
+    if (copy.rows > 0) await copyFrom(this.tx, statement, copy.end());
   }
 
   /** Line chunks of large logs, once per blob (the same log content shares its chunks). */
@@ -340,6 +394,33 @@ export class RunWriter {
     }
     for (const c of chunks(rows, CHUNK_ROWS, (r) => r.content.length + 100)) {
       await this.tx.execute(insertJson(logChunks, LOG_CHUNKS, c, { tail: sql`ON CONFLICT DO NOTHING` }));
+    }
+  }
+
+  /**
+   * Rows of task_search: those with the reader's vector through a binary COPY (a tsvector literal
+   * parsed by the database, inside one JSON document, was ≈ half of this table's cost, and this
+   * table was the import's largest at the database: docs/benchmarks.md, session 28), the others
+   * as text the database makes its vector of. `replace`: the tasks may have rows already (a
+   * changed task), which go first.
+   */
+  private async writeSearchRows(rows: SearchRow[], replace: boolean): Promise<void> {
+    if (rows.length === 0) return;
+    const copied = rows.filter((r) => r.searchVector !== null);
+    const texts = rows.filter((r) => r.searchVector === null);
+    if (copied.length > 0) {
+      if (replace) await this.tx.execute(sql`DELETE FROM ${taskSearch} WHERE task_id = ANY(${`{${copied.map((r) => r.taskId).join(",")}}`}::int[])`);
+      const copy = new BinaryCopy(4, copied.reduce((n, r) => n + (r.searchVector?.length ?? 0) + 4 * r.pairs.length + 64, 64));
+      for (const r of copied) copy.row([{ int4: r.taskId }, { int4: r.runId }, { raw: r.searchVector as Uint8Array }, { int4s: r.pairs }]);
+      await copyFrom(this.tx, `COPY ${getTableName(taskSearch)} (task_id, run_id, search, pairs) FROM STDIN (FORMAT binary)`, copy.end());
+    }
+    if (texts.length > 0) {
+      await this.tx.execute(
+        insertJson(taskSearch, TASK_SEARCH, texts, {
+          extra: SEARCH_VECTOR,
+          tail: replace ? sql`ON CONFLICT (task_id) DO UPDATE SET search = EXCLUDED.search, pairs = EXCLUDED.pairs` : undefined,
+        }),
+      );
     }
   }
 

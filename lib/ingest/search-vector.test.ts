@@ -1,6 +1,7 @@
 import { sql } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
-import { execRows } from "@/db/client";
+import { copyFrom, execRows } from "@/db/client";
+import { BinaryCopy } from "@/db/copy-binary";
 import { BACKENDS, createTestDatabase, type TestDatabase } from "@/db/testing";
 import { searchWords } from "@/lib/tasks/search";
 import { pairsMissing, phrasePairs, SEARCH_VECTOR_PROBE, searchIndex, searchVector } from "./search-vector";
@@ -55,6 +56,38 @@ describe.each(BACKENDS)("searchVector equals to_tsvector('simple', …) on %s", 
       sql`SELECT t, v, to_tsvector('simple', t)::text AS pg FROM json_to_recordset(${JSON.stringify(rows)}::json) AS r(t text, v text)
           WHERE to_tsvector('simple', t) <> v::tsvector`,
     );
+    expect(differing).toEqual([]);
+  });
+});
+
+describe.each(BACKENDS)("searchIndex's binary vector, copied in, equals to_tsvector('simple', …) on %s", (backend) => {
+  let database: TestDatabase;
+  beforeAll(async () => {
+    database = await createTestDatabase(backend);
+  });
+  afterAll(async () => {
+    await database.close();
+  });
+
+  test("for every text it covers, lexemes, positions and order alike", async () => {
+    const texts = corpus(3000);
+    const differing = await database.db.transaction(async (tx) => {
+      await tx.execute(sql`CREATE TEMP TABLE vectors (i int4, v tsvector) ON COMMIT DROP`);
+      const copy = new BinaryCopy(2);
+      texts.forEach((t, i) => {
+        const index = searchIndex(t);
+        if (index) copy.row([{ int4: i }, { raw: index.vector }]);
+      });
+      expect(copy.rows).toBeGreaterThan(1500);
+      await copyFrom(tx, "COPY vectors (i, v) FROM STDIN (FORMAT binary)", copy.end());
+      // Compared as vectors and as their text forms.
+      return execRows<{ t: string; v: string; pg: string }>(
+        tx,
+        sql`SELECT r.t, v.v::text AS v, to_tsvector('simple', r.t)::text AS pg
+            FROM vectors v JOIN json_to_recordset(${JSON.stringify(texts.map((t, i) => ({ i, t })))}::json) AS r(i int4, t text) USING (i)
+            WHERE v.v <> to_tsvector('simple', r.t) OR v.v::text <> to_tsvector('simple', r.t)::text`,
+      );
+    });
     expect(differing).toEqual([]);
   });
 });

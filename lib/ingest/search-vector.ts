@@ -1,7 +1,7 @@
 // The full-text vector of a task, built here instead of by to_tsvector('simple', …) in the
 // database: there, parsing ~16 KB of words per task was the largest single cost of an import
 // (≈1.7 ms of server CPU per task, more than the rest of the task's rows together). Built in the
-// reader threads it runs in parallel, and the database only reads a tsvector literal.
+// reader threads it runs in parallel, and the database only receives the vector (in binary form).
 //
 // Exactness matters (the query side parses with the database's parser), so this covers only
 // text where PostgreSQL's default parser is simple, and returns null for anything else; then the
@@ -24,18 +24,16 @@ const SCIENTIFIC = /^[0-9]+e[0-9]/;
 
 /** A task's search index as the reader builds it (searchIndex). */
 export interface SearchIndex {
-  /** the tsvector literal to_tsvector('simple', words) gives */
-  vector: string;
+  /** what to_tsvector('simple', words) gives, in tsvector's binary form (what COPY … (FORMAT
+   * binary) sends: db/queries/ingest.ts), lexemes sorted as PostgreSQL keeps them */
+  vector: Uint8Array;
   /** the hashes of every pair of adjacent words (wordPair), sorted, each once */
   pairs: Int32Array;
 }
 
-/**
- * The tsvector literal to_tsvector('simple', words) gives, for `words` as searchWords returns
- * them, and the pairs of adjacent words a phrase search can match in it; null when the database
- * has to compute the vector.
- */
-export function searchIndex(words: string): SearchIndex | null {
+/** The words' lexemes with their positions, and their word pairs; null when the database has to
+ * read them. */
+function readWords(words: string): { lexemes: Map<string, number[]>; pairs: Int32Array } | null {
   if (OUTSIDE_RULES.test(words)) return null;
   const lower = words.toLowerCase();
   const lexemes = new Map<string, number[]>();
@@ -67,14 +65,48 @@ export function searchIndex(words: string): SearchIndex | null {
     hash = FNV_OFFSET;
     start = i + 1;
   }
-  const parts: string[] = [];
-  for (const [lexeme, positions] of lexemes) parts.push(`'${lexeme}':${positions.join(",")}`);
-  return { vector: parts.join(" "), pairs: sortedUnique(pairs.subarray(0, pairCount)) };
+  return { lexemes, pairs: sortedUnique(pairs.subarray(0, pairCount)) };
 }
 
-/** searchIndex's vector alone. */
+/**
+ * tsvector's binary form (PostgreSQL's tsvectorrecv): the lexeme count (int32), then per lexeme
+ * its bytes and a NUL, its position count (uint16) and each position (uint16; weight D is 0).
+ * Lexemes in PostgreSQL's order (bytes compared, a prefix first), which for the ASCII lexemes
+ * readWords admits is JavaScript's string order; the database would sort them otherwise.
+ */
+function binaryVector(lexemes: Map<string, number[]>): Uint8Array {
+  const words = [...lexemes.keys()].sort();
+  let size = 4;
+  for (const w of words) size += w.length + 3 + 2 * (lexemes.get(w) as number[]).length;
+  const out = Buffer.allocUnsafe(size);
+  let at = out.writeInt32BE(words.length, 0);
+  for (const w of words) {
+    at += out.write(w, at, "latin1");
+    out[at++] = 0;
+    const positions = lexemes.get(w) as number[];
+    at = out.writeUInt16BE(positions.length, at);
+    for (const p of positions) at = out.writeUInt16BE(p, at);
+  }
+  return out;
+}
+
+/**
+ * What to_tsvector('simple', words) gives, for `words` as searchWords returns them, in binary
+ * form, and the pairs of adjacent words a phrase search can match in it; null when the database
+ * has to compute the vector.
+ */
+export function searchIndex(words: string): SearchIndex | null {
+  const read = readWords(words);
+  return read && { vector: binaryVector(read.lexemes), pairs: read.pairs };
+}
+
+/** The same vector as a tsvector literal (the database's probe, ingest-settings.ts). */
 export function searchVector(words: string): string | null {
-  return searchIndex(words)?.vector ?? null;
+  const read = readWords(words);
+  if (read === null) return null;
+  const parts: string[] = [];
+  for (const [lexeme, positions] of read.lexemes) parts.push(`'${lexeme}':${positions.join(",")}`);
+  return parts.join(" ");
 }
 
 // Word pairs (migration 0020, db/queries/task-search.ts phraseScope). PostgreSQL matches a phrase
