@@ -90,9 +90,14 @@ export function parseTaskFiles(given: readonly TreeFile[], display: string, issu
 
 /** The text full-text search indexes: instruction, solution and verifier files. */
 export function searchableText(texts: Map<string, string>, maxChars = 400_000): string {
+  return searchWords(searchedText(texts, maxChars));
+}
+
+/** The searched files' text as it is, of which searchableText keeps the words. */
+export function searchedText(texts: Map<string, string>, maxChars = 400_000): string {
   const parts: string[] = [];
   for (const [p, t] of texts) {
     if (isSearchedFile(p)) parts.push(t);
   }
-  return searchWords(parts.join("\n").slice(0, maxChars));
+  return parts.join("\n").slice(0, maxChars);
 }

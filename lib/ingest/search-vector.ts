@@ -8,6 +8,8 @@
 // database computes the vector itself. RunWriter also checks, once per import, that the
 // database agrees on a probe text (PROBE below), and uses to_tsvector for everything otherwise.
 
+import { searchWords } from "@/lib/tasks/search";
+
 /** PostgreSQL keeps at most 255 positions of a lexeme in to_tsvector (MAXNUMPOS - 1)… */
 const MAX_POSITIONS = 255;
 /** …and clamps positions at 16383 (MAXENTRYPOS - 1): past that we let it decide. */
@@ -31,29 +33,45 @@ export interface SearchIndex {
   pairs: Int32Array;
 }
 
+interface Words {
+  lexemes: Map<string, number[]>;
+  pairs: Int32Array;
+}
+
 /** The words' lexemes with their positions, and their word pairs; null when the database has to
  * read them. */
-function readWords(words: string): { lexemes: Map<string, number[]>; pairs: Int32Array } | null {
+function readWords(words: string): Words | null {
   if (OUTSIDE_RULES.test(words)) return null;
-  const lower = words.toLowerCase();
+  // After OUTSIDE_RULES the tokens are the runs of [A-Za-z0-9] between spaces and `_`.
+  return readTokens(words);
+}
+
+/**
+ * The lexemes, positions and word pairs of the tokens of ASCII `text`: its runs of [A-Za-z0-9],
+ * whatever lies between them. For searchWords' output (runs of letters, digits and `_` between
+ * spaces) and for any ASCII text alike, since searchWords only turns runs of the rest into spaces.
+ */
+function readTokens(text: string): Words | null {
   const lexemes = new Map<string, number[]>();
-  // A word pair for every position after the first: at most one per character.
-  const pairs = new Int32Array(Math.ceil(lower.length / 2));
+  // A word pair for every position after the first: at most one per two characters.
+  const pairs = new Int32Array(Math.ceil(text.length / 2));
   let pairCount = 0;
   let previous = 0;
   let hash = FNV_OFFSET;
   let position = 0;
-  let start = 0;
-  // One pass over the characters: a token ends at a space or `_` (and at the end).
-  for (let i = 0; i <= lower.length; i++) {
-    const c = i < lower.length ? lower.charCodeAt(i) : 32;
-    if (c !== 32 && c !== 95) {
-      hash = Math.imul(hash ^ c, FNV_PRIME);
+  let start = -1;
+  // One pass over the characters: a token ends at any other character (and at the end).
+  for (let i = 0; i <= text.length; i++) {
+    const c = i < text.length ? text.charCodeAt(i) : 32;
+    const lower = c >= 65 && c <= 90 ? c + 32 : c;
+    if ((lower >= 97 && lower <= 122) || (c >= 48 && c <= 57)) {
+      if (start < 0) start = i;
+      hash = Math.imul(hash ^ lower, FNV_PRIME);
       continue;
     }
-    if (i > start) {
-      const token = lower.slice(start, i);
-      if (token.length > MAX_WORD || SCIENTIFIC.test(token)) return null;
+    if (start >= 0) {
+      const token = text.slice(start, i).toLowerCase();
+      if (token.length > MAX_WORD || (token.charCodeAt(0) <= 57 && SCIENTIFIC.test(token))) return null;
       position += 1;
       if (position > MAX_POSITION) return null;
       const positions = lexemes.get(token);
@@ -63,9 +81,22 @@ function readWords(words: string): { lexemes: Map<string, number[]>; pairs: Int3
       previous = hash;
     }
     hash = FNV_OFFSET;
-    start = i + 1;
+    start = -1;
   }
   return { lexemes, pairs: sortedUnique(pairs.subarray(0, pairCount)) };
+}
+
+const NOT_ASCII = /[^\x00-\x7f]/;
+
+/**
+ * searchIndex(searchWords(text)) without building the words: for ASCII text, one pass over
+ * the text itself (searchWords' Unicode-aware replace and the lower-casing of the whole text were
+ * ≈ 4 % of an import's reading: docs/benchmarks.md, session 28); other text goes the long way.
+ */
+export function searchIndexOfText(text: string): SearchIndex | null {
+  if (NOT_ASCII.test(text)) return searchIndex(searchWords(text));
+  const read = readTokens(text);
+  return read && { vector: binaryVector(read.lexemes), pairs: read.pairs };
 }
 
 /**

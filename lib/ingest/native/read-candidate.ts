@@ -10,9 +10,10 @@ import type { Outline } from "@/lib/metrics/outlines";
 import { withTreeReuse } from "@/lib/metrics/tree-sitter";
 import { sha256 } from "../content";
 import { IssueList, type IngestIssue } from "../errors";
-import { parseTaskFiles, readHarborTask, searchableText, type ParsedTaskDir } from "../harbor-task";
+import { searchWords } from "@/lib/tasks/search";
+import { parseTaskFiles, readHarborTask, searchedText, type ParsedTaskDir } from "../harbor-task";
 import { readHarborTrial, type ParsedTrial } from "../harbor-trial";
-import { pairsMissing, searchIndex } from "../search-vector";
+import { pairsMissing, searchIndexOfText } from "../search-vector";
 import { isDirectorySync, type TreeFile } from "../walk";
 import { inlineTaskFiles, type InlineTask } from "../interchange-files";
 import type { EvalRecord, LineageRecord } from "./schemas";
@@ -155,8 +156,8 @@ export async function readCandidate(job: CandidateJob): Promise<CandidateResult>
             : undefined,
       },
     );
-    const searchText = searchableText(parsed.texts);
-    const index = searchIndex(searchText);
+    const searched = searchedText(parsed.texts);
+    const index = searchIndexOfText(searched);
     const vector = index?.vector ?? null;
     const self = index && rec.status === "accepted" ? parents.get(rec.task_id) : undefined;
     if (self) self.pairs = index?.pairs ?? null;
@@ -188,7 +189,7 @@ export async function readCandidate(job: CandidateJob): Promise<CandidateResult>
         passAt1: headline ? passAtK(headline.n, headline.successes, 1) : null,
         meanReward: headline?.mean_reward ?? null,
       },
-      searchText: vector === null || job.searchText ? searchText : null,
+      searchText: vector === null || job.searchText ? searchWords(searched) : null,
       searchVector: vector,
       searchPairs: pairs ? Array.from(pairs) : null,
       searchPairsFrom: pairs && parentPairs ? rec.parent_id : null,
