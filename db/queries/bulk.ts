@@ -1,8 +1,11 @@
 // Bulk inserts of many rows in one statement: the rows travel as one JSON document and
 // json_to_recordset turns it into a table — one parameter instead of one per value, because
-// binding millions of parameters costs more than the database work itself (db/queries/ingest.ts).
+// binding millions of parameters costs more than the database work itself (db/queries/ingest.ts);
+// or, for a table written without ON CONFLICT or RETURNING, as a binary COPY (copyRows).
 import { getTableColumns, getTableName, sql, type SQL } from "drizzle-orm";
-import type { PgTable } from "drizzle-orm/pg-core";
+import type { PgColumn, PgTable } from "drizzle-orm/pg-core";
+import { copyFrom, type Db } from "../client";
+import { BinaryCopy, type CopyField } from "../copy-binary";
 
 /** Rows per statement, and JSON characters per statement (the blob contents dominate). */
 export const CHUNK_ROWS = 2000;
@@ -74,4 +77,23 @@ export function insertJson(table: PgTable, set: Recordset, rows: unknown[], opts
   const values = extra ? sql`${set.fields}, ${extra.values}` : set.fields;
   const definition = extra?.fields ? sql`${set.definition}, ${extra.fields}` : set.definition;
   return sql`INSERT INTO ${table} (${columns}) SELECT ${values} FROM json_to_recordset(${JSON.stringify(rows)}::json) AS r(${definition}) ${tail}`;
+}
+
+/**
+ * Rows of a table through binary COPY (db/copy-binary.ts), in streams of about CHUNK_CHARS bytes:
+ * for rows written without ON CONFLICT or RETURNING. Nothing is escaped or parsed as text (a
+ * search vector arrives in its binary form): docs/benchmarks.md, session 28.
+ */
+export async function copyRows<T>(db: Db, table: PgTable, columns: PgColumn[], rows: readonly T[], fields: (row: T) => CopyField[]): Promise<void> {
+  if (rows.length === 0) return;
+  const statement = `COPY ${getTableName(table)} (${columns.map((c) => `"${c.name}"`).join(", ")}) FROM STDIN (FORMAT binary)`;
+  let copy = new BinaryCopy(columns.length);
+  for (const row of rows) {
+    copy.row(fields(row));
+    if (copy.size >= CHUNK_CHARS) {
+      await copyFrom(db, statement, copy.end());
+      copy = new BinaryCopy(columns.length);
+    }
+  }
+  if (copy.rows > 0) await copyFrom(db, statement, copy.end());
 }

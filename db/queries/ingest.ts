@@ -1,35 +1,23 @@
 // All SQL of an import: batched, idempotent writes inside the caller's transaction.
-// Rows of the tables written as they are (task_search, task_files, trial_tests, trial_logs) go
-// through binary COPY (db/copy-binary.ts); rows that need ON CONFLICT or RETURNING travel as one
-// JSON document per statement that json_to_recordset turns into a table: one parameter instead of
-// one per value, because binding and building millions of parameters (drizzle's insert builder,
-// the drivers' serializers) cost more than the database work itself.
+// Rows of the tables written as they are (task_search: ingest-search.ts; task_files,
+// trial_tests, trial_logs) go through binary COPY (bulk.ts copyRows); rows that need ON CONFLICT
+// or RETURNING travel as one JSON document per statement that json_to_recordset turns into a
+// table: one parameter instead of one per value, because binding and building millions of
+// parameters (drizzle's insert builder, the drivers' serializers) cost more than the database
+// work itself.
 import { eq, getTableName, sql } from "drizzle-orm";
 import type { StoredContent } from "@/lib/ingest/content";
-import { PAIRS_UNKNOWN } from "@/lib/ingest/search-vector";
-import type { PgColumn, PgTable } from "drizzle-orm/pg-core";
-import { BinaryCopy, type CopyField } from "../copy-binary";
-import { copyFrom, execRows, isEmbedded, type Db } from "../client";
-import { CHUNK_CHARS, CHUNK_ROWS, chunks, insertJson } from "./bulk";
+import { execRows, isEmbedded, type Db } from "../client";
+import { CHUNK_ROWS, chunks, copyRows, insertJson } from "./bulk";
 import { storeReadings } from "./checks";
 import {
-  BLOBS, EVALS, LOG_CHUNKS, SEARCH_VECTOR, TASK_SEARCH, TASKS, TRIALS,
+  BLOBS, EVALS, LOG_CHUNKS, TASKS, TRIALS,
   type RunInput, type TaskInput, type TrialInput, type WriteCounts,
 } from "./ingest-rows";
+import { searchRow, writeSearchRows, type SearchRow } from "./ingest-search";
 import { agreesOnVectors, tuneTransaction } from "./ingest-settings";
 import { linkRunLineage } from "./lineage-link";
 import { blobs, evals, logChunks, runs, taskFiles, tasks, taskSearch, trialLogs, trials, trialTests } from "../schema";
-
-/** A row of task_search as it travels: the vector, or the text the database makes it from. */
-interface SearchRow {
-  taskId: number;
-  runId: number;
-  searchText: string | null;
-  /** tsvector's binary form (lib/ingest/search-vector.ts) */
-  searchVector: Uint8Array | null;
-  /** word-pair hashes (lib/ingest/search-vector.ts); PAIRS_UNKNOWN stands for every pair */
-  pairs: readonly number[];
-}
 
 /** Rows of trial_tests and trial_logs as the writer builds them. */
 type TestRow = TrialInput["tests"][number] & { trialId: number; seq: number };
@@ -263,7 +251,7 @@ export class RunWriter {
         const id = ids[i]?.id;
         if (id === undefined) throw new Error("could not allocate task ids");
         const placed = this.place(t.row.extId, t.row.parentExtId ?? null, id);
-        return { task: { ...t.row, ...placed }, search: this.searchRow(id, t, placed.parentId === null ? null : (t.row.parentExtId ?? null)) };
+        return { task: { ...t.row, ...placed }, search: searchRow(id, this.runId, t, placed.parentId === null ? null : (t.row.parentExtId ?? null), this.vectorsAgree) };
       });
       const inserted = await execRows<{ id: number; ext_id: string }>(
         this.tx,
@@ -276,7 +264,7 @@ export class RunWriter {
       );
       for (const r of inserted) this.taskIds.set(r.ext_id, r.id);
       this.counts.tasksNew += inserted.length;
-      await this.writeSearchRows(rows.map((r) => r.search), false);
+      await writeSearchRows(this.tx, rows.map((r) => r.search), false);
     }
     const changedSearch: SearchRow[] = [];
     for (const t of changed) {
@@ -290,15 +278,15 @@ export class RunWriter {
       await this.tx.delete(taskFiles).where(eq(taskFiles.taskId, prev.id));
       await this.tx.delete(evals).where(eq(evals.taskId, prev.id));
       // Its descendants' pairs may leave out what its old text had: it stands for every pair.
-      changedSearch.push(this.searchRow(prev.id, t, undefined));
+      changedSearch.push(searchRow(prev.id, this.runId, t, undefined, this.vectorsAgree));
       this.counts.tasksChanged++;
     }
-    for (const part of chunks(changedSearch, 500)) await this.writeSearchRows(part, true);
+    for (const part of chunks(changedSearch, 500)) await writeSearchRows(this.tx, part, true);
     const fileRows = batch.flatMap((t) => {
       const taskId = this.taskIds.get(t.row.extId);
       return taskId === undefined ? [] : t.files.map((f) => ({ taskId, path: f.path, blobHash: f.stored.hash, size: f.stored.size }));
     });
-    await this.copyRows(taskFiles, [taskFiles.taskId, taskFiles.path, taskFiles.blobHash, taskFiles.size], fileRows, (r) => [
+    await copyRows(this.tx, taskFiles, [taskFiles.taskId, taskFiles.path, taskFiles.blobHash, taskFiles.size], fileRows, (r) => [
       { int4: r.taskId },
       { text: r.path },
       { text: r.blobHash },
@@ -342,7 +330,7 @@ export class RunWriter {
         for (const l of t.logs) logRows.push({ trialId, name: l.name, blobHash: l.stored.hash, bytes: l.stored.size, lines: l.lines, chunked: l.chunks !== null });
       }
       const t = trialTests;
-      await this.copyRows(t, [t.trialId, t.seq, t.name, t.status, t.durationMs, t.message, t.logName, t.logLine], testRows, (r) => [
+      await copyRows(this.tx, t, [t.trialId, t.seq, t.name, t.status, t.durationMs, t.message, t.logName, t.logLine], testRows, (r) => [
         { int4: r.trialId },
         { int4: r.seq },
         { text: r.name },
@@ -354,7 +342,7 @@ export class RunWriter {
       ]);
       await this.writeLogChunks(part.flatMap(({ t }) => t.logs));
       const l = trialLogs;
-      await this.copyRows(l, [l.trialId, l.name, l.blobHash, l.bytes, l.lines, l.chunked], logRows, (r) => [
+      await copyRows(this.tx, l, [l.trialId, l.name, l.blobHash, l.bytes, l.lines, l.chunked], logRows, (r) => [
         { int4: r.trialId },
         { text: r.name },
         { text: r.blobHash },
@@ -363,25 +351,6 @@ export class RunWriter {
         { bool: r.chunked },
       ]);
     }
-  }
-
-  /**
-   * Rows of a table through binary COPY, in streams of about CHUNK_CHARS bytes: for tables written
-   * without ON CONFLICT or RETURNING. Nothing is escaped or parsed as text, which made JSON the
-   * larger part of these tables' cost at the database (docs/benchmarks.md, session 28).
-   */
-  private async copyRows<T>(table: PgTable, columns: PgColumn[], rows: readonly T[], fields: (row: T) => CopyField[]): Promise<void> {
-    if (rows.length === 0) return;
-    const statement = `COPY ${getTableName(table)} (${columns.map((c) => `"${c.name}"`).join(", ")}) FROM STDIN (FORMAT binary)`;
-    let copy = new BinaryCopy(columns.length);
-    for (const row of rows) {
-      copy.row(fields(row));
-      if (copy.size >= CHUNK_CHARS) {
-        await copyFrom(this.tx, statement, copy.end());
-        copy = new BinaryCopy(columns.length);
-      }
-    }
-    if (copy.rows > 0) await copyFrom(this.tx, statement, copy.end());
   }
 
   /** Line chunks of large logs, once per blob (the same log content shares its chunks). */
@@ -397,51 +366,10 @@ export class RunWriter {
     }
   }
 
-  /**
-   * Rows of task_search: those with the reader's vector through a binary COPY (a tsvector literal
-   * parsed by the database, inside one JSON document, was ≈ half of this table's cost, and this
-   * table was the import's largest at the database: docs/benchmarks.md, session 28), the others
-   * as text the database makes its vector of. `replace`: the tasks may have rows already (a
-   * changed task), which go first.
-   */
-  private async writeSearchRows(rows: SearchRow[], replace: boolean): Promise<void> {
-    if (rows.length === 0) return;
-    const copied = rows.filter((r) => r.searchVector !== null);
-    const texts = rows.filter((r) => r.searchVector === null);
-    if (copied.length > 0) {
-      if (replace) await this.tx.execute(sql`DELETE FROM ${taskSearch} WHERE task_id = ANY(${`{${copied.map((r) => r.taskId).join(",")}}`}::int[])`);
-      const copy = new BinaryCopy(4, copied.reduce((n, r) => n + (r.searchVector?.length ?? 0) + 4 * r.pairs.length + 64, 64));
-      for (const r of copied) copy.row([{ int4: r.taskId }, { int4: r.runId }, { raw: r.searchVector as Uint8Array }, { int4s: r.pairs }]);
-      await copyFrom(this.tx, `COPY ${getTableName(taskSearch)} (task_id, run_id, search, pairs) FROM STDIN (FORMAT binary)`, copy.end());
-    }
-    if (texts.length > 0) {
-      await this.tx.execute(
-        insertJson(taskSearch, TASK_SEARCH, texts, {
-          extra: SEARCH_VECTOR,
-          tail: replace ? sql`ON CONFLICT (task_id) DO UPDATE SET search = EXCLUDED.search, pairs = EXCLUDED.pairs` : undefined,
-        }),
-      );
-    }
-  }
-
   /** Whether tasks must bring their search text even when the reader built their vector: the
    * database builds other vectors than the reader, so it makes them from the text. */
   get needsSearchText(): boolean {
     return !this.vectorsAgree;
-  }
-
-  /**
-   * A task's row of task_search. Only one of the two travels: the ready vector, or the text for
-   * to_tsvector (a database that builds other vectors than the reader). Its word pairs with the
-   * reader's vector, when they are all there or it is placed under the parent whose pairs they
-   * leave out (`parentExtId`; undefined: a task written again); else PAIRS_UNKNOWN.
-   */
-  private searchRow(taskId: number, t: TaskInput, parentExtId: string | null | undefined): SearchRow {
-    const vector = this.vectorsAgree ? t.searchVector : null;
-    if (vector === null && t.searchText === null) throw new Error(`task ${t.row.extId}: no search text and no search vector`);
-    const from = t.searchPairsFrom ?? null;
-    const pairs = vector !== null && t.searchPairs && parentExtId !== undefined && (from === null || from === parentExtId) ? t.searchPairs : PAIRS_UNKNOWN;
-    return { taskId, runId: this.runId, searchText: vector === null ? t.searchText : null, searchVector: vector, pairs };
   }
 
   /** The last writes of a good import: the pending rows, lineage (below), the GIN pending

@@ -1,7 +1,7 @@
 // A Harbor / Terminal-Bench 2 task directory (FORMATS.md §1) read into storable files and config.
 import { isUtf8 } from "node:buffer";
 import { parse as parseToml, TomlError } from "smol-toml";
-import { isSearchedFile, searchWords } from "@/lib/tasks/search";
+import { isSearchedFile } from "@/lib/tasks/search";
 import { NUL_MARKER, toStoredContent, type StoredContent } from "./content";
 import type { IssueList } from "./errors";
 import { isTerminalBench1, terminalBench1ToHarbor } from "./tb1-task";
@@ -88,12 +88,8 @@ export function parseTaskFiles(given: readonly TreeFile[], display: string, issu
   };
 }
 
-/** The text full-text search indexes: instruction, solution and verifier files. */
-export function searchableText(texts: Map<string, string>, maxChars = 400_000): string {
-  return searchWords(searchedText(texts, maxChars));
-}
-
-/** The searched files' text as it is, of which searchableText keeps the words. */
+/** The text full-text search indexes (its words: lib/tasks/search.ts searchWords): instruction,
+ * solution and verifier files. */
 export function searchedText(texts: Map<string, string>, maxChars = 400_000): string {
   const parts: string[] = [];
   for (const [p, t] of texts) {
