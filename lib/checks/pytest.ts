@@ -2,10 +2,11 @@
 // (pytest's default collection), their assertions, and the absolute paths each test reads:
 // literals in its body, module-level constants it names (`OUT = Path("/app") / "out.txt"`), the
 // helpers and fixtures it calls, and paths inside shell commands it runs (`"cat /app/x"`).
-import type { Node, Tree } from "web-tree-sitter";
+import type { Node } from "web-tree-sitter";
 import { absolutePathIn } from "@/lib/metrics/python-paths";
 import { normalizeSource } from "@/lib/metrics/source";
-import { withTree } from "@/lib/metrics/tree-sitter";
+import { StatementMemo } from "@/lib/metrics/statements";
+import { withStatements, type ParsedScript, type TopLevel } from "@/lib/metrics/tree-sitter";
 import { Lru } from "@/lib/rounds/lru";
 
 export interface PathRef {
@@ -43,17 +44,36 @@ const EMBEDDED_PATH = /(?:^|[\s'"=:(,[])(\/[A-Za-z0-9._+-][^\s'"`;|&<>(),*?[\]{}
 const LISTING_CALL = /(?:^|\.)(?:glob|rglob|iterdir|listdir|scandir|walk|iglob)$/;
 const LISTING_TOOL = /^(?:ls|find|du|tree|diff)$/;
 
+/** An open function or class definition while a statement's nodes are read in document order. */
 interface Scope {
   end: number;
   kind: "test" | "class" | "other";
   name: string;
   /** module-level function (helper or fixture): its paths count for the tests that call it */
   helper: boolean;
-  startRow: number;
+  /** row of the `def`, relative to the statement's first row */
+  row: number;
   asserts: number;
-  paths: PathRef[];
+  paths: StatementRef[];
   listed: string[];
-  text: string;
+  /** where its text lies, relative to the statement's start */
+  start: number;
+  stop: number;
+}
+
+/** A path as one statement's reading keeps it: its row relative to the statement's first row. */
+interface StatementRef {
+  path: string;
+  kind: PathRef["kind"];
+  row: number;
+}
+
+/** What one top-level statement (or a whole tree with errors) holds, positions relative to its
+ * start: its tests and helpers in order and every path it spells. */
+interface StatementWalk {
+  tests: Scope[];
+  helpers: Scope[];
+  all: StatementRef[];
 }
 
 function collectable(definition: Node, innermost: Scope | undefined, innermostId: number | undefined): boolean {
@@ -64,7 +84,26 @@ function collectable(definition: Node, innermost: Scope | undefined, innermostId
   return innermost.kind === "class" && parent.type === "block" && parent.parent?.id === innermostId;
 }
 
-type Env = Map<string, string>;
+/** Module-level constants by name, as a statement's reading may ask for them. */
+interface Env {
+  get(name: string): string | undefined;
+}
+
+/** The constants as they stand, remembering what a reading asked: a statement's reading depends on
+ * its text and on the values of the constants it names (or found missing), nothing else. */
+class AskedEnv implements Env {
+  readonly asked: [string, string | undefined][] = [];
+  private readonly seen = new Set<string>();
+  constructor(private readonly env: ReadonlyMap<string, string>) {}
+  get(name: string): string | undefined {
+    const value = this.env.get(name);
+    if (!this.seen.has(name)) {
+      this.seen.add(name);
+      this.asked.push([name, value]);
+    }
+    return value;
+  }
+}
 
 /** The text a string node spells, interpolations resolved from `env` when they name a constant;
  * `cut` when an interpolation could not be resolved (the text stops there). */
@@ -201,32 +240,29 @@ const PATH_CALLS = new Set(["Path", "PosixPath", "PurePath", "PurePosixPath", "s
 const PATH_NODES = ["string", "concatenated_string", "binary_operator", "call"];
 const READ_TYPES = ["function_definition", "class_definition", "assert_statement", ...PATH_NODES];
 
-function readTree(tree: Tree, lines: readonly string[]): PytestAnalysis {
-  const root = tree.rootNode;
-  const excerpt = (row: number) => (lines[row] ?? "").trim().slice(0, 200);
-  // Module-level constants, in order: NAME = <path expression>.
-  const env: Env = new Map();
-  for (const stmt of root.namedChildren) {
-    if (stmt.type !== "expression_statement") continue;
-    const assign = stmt.namedChildren[0];
-    if (assign?.type !== "assignment") continue;
-    const left = assign.childForFieldName("left");
-    const right = assign.childForFieldName("right");
-    if (left?.type !== "identifier" || !right) continue;
-    const v = evalExpr(right, env);
-    if (v !== null) env.set(left.text, v);
-  }
+/** `NAME = <expression>` at module level, when the expression's value is known. */
+function constantOf(statement: Node, env: Env): { name: string; value: string } | null {
+  if (statement.type !== "expression_statement") return null;
+  const assign = statement.namedChildren[0];
+  if (assign?.type !== "assignment") return null;
+  const left = assign.childForFieldName("left");
+  const right = assign.childForFieldName("right");
+  if (left?.type !== "identifier" || !right) return null;
+  const value = evalExpr(right, env);
+  return value === null ? null : { name: left.text, value };
+}
+
+/** The tests, helpers and paths of one top-level statement (or of a whole tree with errors), read
+ * with the module's constants `env`. */
+function walkStatement(top: Node, env: Env): StatementWalk {
+  const base = top.startIndex;
+  const baseRow = top.startPosition.row;
   const tests: Scope[] = [];
-  const helpers = new Map<string, Scope>();
+  const helpers: Scope[] = [];
+  const all: StatementRef[] = [];
   const scopes: Scope[] = [];
   const scopeIds: number[] = [];
-  const all: PathRef[] = [];
-  const constantRefs = new Map<string, PathRef[]>();
-  for (const [name, value] of env) {
-    const refs = pathsOfValue(value).map(({ path: p, whole }): PathRef => ({ path: p, kind: whole ? "literal" : "text", line: 0, excerpt: "" }));
-    if (refs.length > 0) constantRefs.set(name, refs);
-  }
-  for (const node of root.descendantsOfType(READ_TYPES)) {
+  for (const node of top.descendantsOfType(READ_TYPES)) {
     while (scopes.length > 0 && (scopes[scopes.length - 1]?.end ?? 0) <= node.startIndex) {
       scopes.pop();
       scopeIds.pop();
@@ -235,20 +271,28 @@ function readTree(tree: Tree, lines: readonly string[]): PytestAnalysis {
     const type = node.type;
     if (type === "function_definition" || type === "class_definition") {
       const name = node.childForFieldName("name")?.text ?? "";
-      const scope: Scope = { end: node.endIndex, kind: "other", name, helper: false, startRow: node.startPosition.row, asserts: 0, paths: [], listed: [], text: "" };
+      const scope: Scope = {
+        end: node.endIndex,
+        kind: "other",
+        name,
+        helper: false,
+        row: node.startPosition.row - baseRow,
+        asserts: 0,
+        paths: [],
+        listed: [],
+        start: node.startIndex - base,
+        stop: node.endIndex - base,
+      };
       const prefix = type === "function_definition" ? "test" : "Test";
-      const top = collectable(node, innermost, scopeIds[scopeIds.length - 1]);
-      if (name.startsWith(prefix) && top) {
+      const collected = collectable(node, innermost, scopeIds[scopeIds.length - 1]);
+      if (name.startsWith(prefix) && collected) {
         scope.kind = type === "function_definition" ? "test" : "class";
         scope.name = innermost ? `${innermost.name}::${name}` : name;
       }
-      if (scope.kind === "test") {
-        scope.text = node.text;
-        tests.push(scope);
-      } else if (type === "function_definition" && innermost === undefined) {
+      if (scope.kind === "test") tests.push(scope);
+      else if (type === "function_definition" && innermost === undefined) {
         scope.helper = true;
-        scope.text = node.text;
-        helpers.set(name, scope);
+        helpers.push(scope);
       }
       scopes.push(scope);
       scopeIds.push(node.id);
@@ -280,30 +324,134 @@ function readTree(tree: Tree, lines: readonly string[]): PytestAnalysis {
     }
     const value = evalExpr(node, env) ?? (type === "string" || type === "concatenated_string" ? stringValue(node, env).text : null);
     if (value === null) continue;
-    const row = node.startPosition.row;
     const found = pathsOfValue(value);
     if (found.length === 0) continue;
+    const row = node.startPosition.row - baseRow;
     const command = found.some((f) => !f.whole) && inCommand(node);
     for (const { path: p, whole } of found) {
-      const ref: PathRef = { path: p, kind: whole ? "literal" : command ? "command" : "text", line: row + 1, excerpt: excerpt(row) };
+      const ref: StatementRef = { path: p, kind: whole ? "literal" : command ? "command" : "text", row };
       all.push(ref);
       owner?.paths.push(ref);
     }
   }
-  // What a test (or helper) names: constants, helpers and fixtures, by word.
+  return { tests, helpers, all };
+}
+
+/** A statement's reading and the constants it asked for, to be asked again before it is reused. */
+interface Asked<R> {
+  reading: R;
+  asked: [string, string | undefined][];
+}
+
+/**
+ * Readings of top-level statements remembered by their text (lib/metrics/statements), each valid
+ * while the constants it asked for have the values it saw: a child's test file repeats its
+ * parent's statements, and is parsed only from where it stops repeating them
+ * (lib/metrics/outlines).
+ */
+class ConstantAwareMemo<R> {
+  private readonly memo: StatementMemo<Asked<R>>;
+  constructor(capacity: number) {
+    this.memo = new StatementMemo(capacity);
+  }
+
+  read(statement: TopLevel, env: ReadonlyMap<string, string>, read: (node: Node, env: Env) => R): R {
+    const fresh = (node: Node): Asked<R> => {
+      const asking = new AskedEnv(env);
+      const reading = read(node, asking);
+      return { reading, asked: asking.asked };
+    };
+    return this.memo.read(statement, fresh, (known) => known.asked.every(([name, value]) => env.get(name) === value)).reading;
+  }
+
+  clear(): void {
+    this.memo.clear();
+  }
+}
+
+const constantReadings = new ConstantAwareMemo<{ name: string; value: string } | null>(1_000_000);
+const statementWalks = new ConstantAwareMemo<StatementWalk>(4_000_000);
+
+/** Forget the remembered statements and files (tests and benchmarks). */
+export function clearPytestReadings(): void {
+  constantReadings.clear();
+  statementWalks.clear();
+  cache.clear();
+}
+
+/** A script's constants in order, then each top-level statement's walk (a tree with errors: the
+ * whole tree at once, nothing remembered, since error recovery depends on context). */
+function readScript(script: ParsedScript, text: string): PytestAnalysis {
+  const env = new Map<string, string>();
+  const parts: { walk: StatementWalk; startIndex: number; startRow: number }[] = [];
+  if (script.root && script.hasError) {
+    for (const statement of script.root.namedChildren) {
+      const c = constantOf(statement, env);
+      if (c) env.set(c.name, c.value);
+    }
+    parts.push({ walk: walkStatement(script.root, env), startIndex: script.root.startIndex, startRow: script.root.startPosition.row });
+  } else {
+    const named = script.statements.filter((s) => s.isNamed);
+    for (const statement of named) {
+      if (statement.type !== "expression_statement") continue;
+      const c = constantReadings.read(statement, env, constantOf);
+      if (c) env.set(c.name, c.value);
+    }
+    for (const statement of named) parts.push({ walk: statementWalks.read(statement, env, walkStatement), startIndex: statement.startIndex, startRow: statement.startRow });
+  }
+  return assemble(parts, env, text);
+}
+
+/** A test or helper with its place in the file. */
+interface Placed {
+  name: string;
+  startRow: number;
+  asserts: number;
+  paths: PathRef[];
+  listed: string[];
+  text: string;
+}
+
+/** The file's reading from its statements' walks: each test's paths with those of the constants,
+ * helpers and fixtures it names, by word. */
+function assemble(parts: readonly { walk: StatementWalk; startIndex: number; startRow: number }[], env: ReadonlyMap<string, string>, text: string): PytestAnalysis {
+  const lines = text.split("\n");
+  const excerpt = (row: number) => (lines[row] ?? "").trim().slice(0, 200);
+  const tests: Placed[] = [];
+  const helpers = new Map<string, Placed>();
+  const all: PathRef[] = [];
+  for (const { walk, startIndex, startRow } of parts) {
+    const ref = (r: StatementRef): PathRef => ({ path: r.path, kind: r.kind, line: startRow + r.row + 1, excerpt: excerpt(startRow + r.row) });
+    const place = (s: Scope): Placed => ({
+      name: s.name,
+      startRow: startRow + s.row,
+      asserts: s.asserts,
+      paths: s.paths.map(ref),
+      listed: [...s.listed],
+      text: text.slice(startIndex + s.start, startIndex + s.stop),
+    });
+    for (const t of walk.tests) tests.push(place(t));
+    for (const h of walk.helpers) helpers.set(h.name, place(h));
+    for (const r of walk.all) all.push(ref(r));
+  }
+  const constantRefs = new Map<string, PathRef[]>();
+  for (const [name, value] of env) {
+    const refs = pathsOfValue(value).map(({ path: p, whole }): PathRef => ({ path: p, kind: whole ? "literal" : "text", line: 0, excerpt: "" }));
+    if (refs.length > 0) constantRefs.set(name, refs);
+  }
   const names = [...constantRefs.keys(), ...helpers.keys()];
   const wordRe = names.length > 0 ? new RegExp(`\\b(${names.map((n) => n.replace(/[^\w]/g, "")).join("|")})\\b`, "g") : null;
-  const uses = (scope: Scope): Set<string> => {
+  const uses = (scope: Placed): Set<string> => {
     const out = new Set<string>();
     if (!wordRe) return out;
     for (const m of scope.text.matchAll(wordRe)) if (m[1] && m[1] !== scope.name) out.add(m[1]);
     return out;
   };
-  const lineOf = (scope: Scope, name: string): number => {
+  const lineOf = (scope: Placed, name: string): number => {
     const at = scope.text.search(new RegExp(`\\b${name}\\b`));
     return scope.startRow + (at < 0 ? 0 : scope.text.slice(0, at).split("\n").length - 1);
   };
-  const closure = (scope: Scope): { paths: PathRef[]; listed: string[] } => {
+  const closure = (scope: Placed): { paths: PathRef[]; listed: string[] } => {
     const seen = new Set<string>();
     const paths = [...scope.paths];
     const listed = [...scope.listed];
@@ -315,10 +463,10 @@ function readTree(tree: Tree, lines: readonly string[]): PytestAnalysis {
         if (seen.has(name)) continue;
         seen.add(name);
         const row = lineOf(scope, name);
-        for (const ref of constantRefs.get(name) ?? []) paths.push({ ...ref, line: row + 1, excerpt: excerpt(row) });
+        for (const r of constantRefs.get(name) ?? []) paths.push({ ...r, line: row + 1, excerpt: excerpt(row) });
         const helper = helpers.get(name);
         if (helper) {
-          for (const ref of helper.paths) paths.push(ref);
+          for (const r of helper.paths) paths.push(r);
           listed.push(...helper.listed);
           queue.push(helper);
         }
@@ -330,7 +478,6 @@ function readTree(tree: Tree, lines: readonly string[]): PytestAnalysis {
     const { paths, listed } = closure(t);
     return { name: t.name, line: t.startRow + 1, asserts: t.asserts, paths, listed };
   });
-  // Module-level constants count as spelt where they are assigned.
   return { tests: out, asserts: out.reduce((n, t) => n + t.asserts, 0), paths: all };
 }
 
@@ -341,8 +488,7 @@ export async function analysePytest(source: string, key?: string): Promise<Pytes
   const hit = key ? cache.get(key) : undefined;
   if (hit) return hit;
   const text = normalizeSource(source);
-  const lines = text.split("\n");
-  const result = await withTree("python", text, (tree) => readTree(tree, lines));
+  const result = await withStatements("python", text, (script) => readScript(script, text));
   if (key) cache.set(key, result);
   return result;
 }

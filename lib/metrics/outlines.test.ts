@@ -1,4 +1,5 @@
 import { afterEach, describe, expect, it } from "vitest";
+import { analysePytest, clearPytestReadings } from "@/lib/checks/pytest";
 import { analyseShell } from "@/lib/checks/shell";
 import { clearShellTreeMemo } from "@/lib/checks/shell-tree";
 import { clearShellStatementCache, shellStatementSpans } from "@/lib/diff/bash";
@@ -106,6 +107,26 @@ describe("commonPrefix", () => {
   });
 });
 
+// What the checks' pytest reading follows across statements: module constants (set, set again,
+// built from each other), helpers and fixtures the tests call, paths in commands and listings.
+const CHECKED_PYTHON = [
+  'OUT = Path("/app") / "out.txt"',
+  'BASE = "/srv/data"',
+  'BASE = "/srv/other"',
+  "DB = os.path.join(BASE, 'app.db')",
+  'REPORT = f"{BASE}/report.json"',
+  "LOG = OUT",
+  'def read_out():\n    return OUT.read_text()',
+  'def rows():\n    return sqlite3.connect(DB).execute("select 1").fetchall()',
+  '@pytest.fixture\ndef report():\n    return json.loads(Path(REPORT).read_text())',
+  "def test_out():\n    assert read_out() == 'ok'",
+  "def test_rows():\n    assert len(rows()) == 1\n    assert DB",
+  'def test_report(report):\n    assert report["n"] > 0',
+  'def test_listing():\n    assert sorted(os.listdir(BASE))\n    subprocess.run(["ls", "/var/log/app"], check=True)',
+  'def test_cmd():\n    r = subprocess.run("cat /etc/app.conf | grep key", shell=True)\n    assert r.returncode == 0',
+  "class TestLog:\n    def test_log(self):\n        assert Path(LOG).exists()\n        self.assertTrue(LOG)",
+];
+
 // Lines tree-sitter-bash glues onto the command before them (lib/metrics/shell-glue), and a
 // background job that pulls earlier lines into a pipeline: where a parse from a shared start
 // could read differently from a whole one.
@@ -181,9 +202,24 @@ describe("a script parsed from the start it shares with one read before", () => 
       seed: 12,
       vocabularies: [PYTHON_BLOCKS, PYTHON_LINES],
       lines: [60, 60],
-      read: async (text) => ({ metrics: await measurePytest(text), names: await pytestTestNames(text) }),
-      clearMemories: clearPytestStatementMemo,
+      read: async (text) => ({ metrics: await measurePytest(text), names: await pytestTestNames(text), checks: await analysePytest(text) }),
+      clearMemories: () => {
+        clearPytestStatementMemo();
+        clearPytestReadings();
+      },
       clearReading: clearPytestStatementMemo,
+    });
+    expect(shared).toBeGreaterThan(15);
+  });
+
+  it("reads a pytest file's constants, helpers and paths as a whole parse does, a constant changed or added anywhere", async () => {
+    const shared = await compareWithWhole({
+      seed: 13,
+      vocabularies: [CHECKED_PYTHON, [...CHECKED_PYTHON, ...PYTHON_BLOCKS]],
+      lines: [40, 40],
+      read: (text) => analysePytest(text),
+      clearMemories: clearPytestReadings,
+      clearReading: clearPytestReadings,
     });
     expect(shared).toBeGreaterThan(15);
   });

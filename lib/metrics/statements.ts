@@ -40,15 +40,18 @@ export class StatementMemo<R> {
     return statements.map((s) => ({ reading: this.read(s, read), startIndex: s.startIndex, startRow: s.startRow }));
   }
 
-  read(statement: TopLevel, read: (node: Node) => R): R {
+  /** The statement's reading: remembered, or read from its node. `valid` (when given) may refuse a
+   * remembered reading (one that depends on more than the statement's text), which is then read
+   * again. */
+  read(statement: TopLevel, read: (node: Node) => R, valid?: (reading: R) => boolean): R {
     const { key, node } = statement;
     const young = this.young.get(key);
-    if (young !== undefined) {
+    if (young !== undefined && (!valid || valid(young))) {
       this.hits++;
       return young;
     }
-    const old = this.old.get(key);
-    if (old !== undefined) {
+    const old = young === undefined ? this.old.get(key) : undefined;
+    if (old !== undefined && (!valid || valid(old))) {
       this.hits++;
       this.keep(key, old);
       return old;

@@ -130,13 +130,10 @@ export async function readCandidate(job: CandidateJob): Promise<CandidateResult>
   let task: TaskInput | null = null;
   if (job.knownHash !== contentHash) {
     // The metrics and what the checks and the step summaries read come from the same parses (a
-    // second reader of a file reads the first one's tree). Only accepted tasks are ever
-    // checked; any task can be a side of a diff.
-    // An accepted task's pytest files are read whole by the checks (module constants first), so
-    // they are parsed whole from the start.
+    // second reader of a file reads the first one's tree), each script parsed from where it stops
+    // repeating its parent's. Only accepted tasks are ever checked; any task can be a side of a diff.
     const kept = rec.parent_id === null ? undefined : parents.get(rec.parent_id);
-    const parent = kept?.outlines;
-    const earlier = parent && (rec.status === "accepted" ? parent.filter((o) => o.grammar === "bash") : parent);
+    const earlier = kept?.outlines;
     const { metrics, readings } = await withTreeReuse(
       async () => {
         const files = checkFiles(parsed);
