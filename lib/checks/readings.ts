@@ -10,7 +10,7 @@ import { pytestTestNames } from "@/lib/metrics/pytest";
 import { analysePytest, type PytestAnalysis } from "./pytest";
 import { analyseShell, type ShellAnalysis } from "./shell";
 
-export const READINGS_VERSION = 1;
+export const READINGS_VERSION = 2;
 
 export const pytestReader = (): string => `pytest@${READINGS_VERSION}`;
 /** A solution's reading depends on the directory it starts in (the Dockerfile's last WORKDIR). */

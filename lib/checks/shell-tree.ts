@@ -207,7 +207,7 @@ export function clearShellTreeMemo(): void {
 export function readShellTree(script: ParsedScript, reader: Reader, lines: readonly string[]): Pick<ShellAnalysis, "artifacts" | "removed" | "hasError"> & { gluedAt: number | null } {
   const root = script.hasError ? script.root : null;
   const parts = root
-    ? [{ reading: statementEvents(root, lines), startIndex: 0, startRow: 0 }]
+    ? [{ reading: statementEvents(root, lines), startIndex: root.startIndex, startRow: root.startPosition.row }]
     : statementMemo.readAll(script.statements.filter((s) => s.isNamed), (node) => statementEvents(node, lines));
   let gluedAt: number | null = null;
   for (const { reading, startIndex, startRow } of parts) {

@@ -46,6 +46,12 @@ describe("analyseShell", () => {
     expect(a.removed.map((r) => r.path)).toEqual(["/srv/app/out/tmp.json"]);
   });
 
+  it("gives the files of a script with a syntax error after blank lines their real lines", async () => {
+    const a = await analyseShell("\n\necho a > /app/out.txt\nif [ ; then\n", { workdir: "/app" });
+    expect(a.hasError).toBe(true);
+    expect(a.artifacts.map((x) => `${x.line} ${x.path}`)).toEqual(["3 /app/out.txt"]);
+  });
+
   it("mvdan-sh's reading of a script tree-sitter reads cleanly finds the same files", async () => {
     const a = await analyseShell(SCRIPT, { workdir: null });
     const lines = SCRIPT.split("\n");

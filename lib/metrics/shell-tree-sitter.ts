@@ -127,7 +127,7 @@ export function clearBashStatementMemo(): void {
 export function readBashTree(script: ParsedScript, lines: readonly string[]): BashTreeReading {
   const root = script.hasError ? script.root : null;
   const parts = root
-    ? [{ reading: readNode(root, lines), startIndex: 0, startRow: 0 }]
+    ? [{ reading: readNode(root, lines), startIndex: root.startIndex, startRow: root.startPosition.row }]
     : statementFacts.readAll(script.statements.filter((s) => s.isNamed), (node) => readNode(node, lines));
   const functions: string[] = [];
   const heredocs: HeredocStart[] = [];

@@ -97,6 +97,11 @@ describe("measureShell: lines", () => {
     expect(metrics).toEqual({ lines: 5, commands: 3, distinctTools: 3, tools: ["cat", "ls", "pwd"], parser: "tree-sitter" });
   });
 
+  it("counts the lines of a script with a syntax error after blank lines like those of the same script without them", async () => {
+    expect((await measureShell("\n\nls ((\n# c\necho hi\n")).lines).toBe(2);
+    expect((await measureShell("ls ((\n# c\necho hi\n")).lines).toBe(2);
+  });
+
   it("measures an empty script as zero", async () => {
     expect(await measureShell("")).toEqual({ lines: 0, commands: 0, distinctTools: 0, tools: [], parser: "tree-sitter" });
   });
