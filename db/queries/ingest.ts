@@ -11,13 +11,14 @@ import { execRows, isEmbedded, type Db } from "../client";
 import { CHUNK_ROWS, chunks, copyRows, insertJson } from "./bulk";
 import { storeReadings } from "./checks";
 import {
-  BLOBS, EVALS, LOG_CHUNKS, TASKS, TRIALS,
+  EVALS, LOG_CHUNKS, TASKS, TRIALS,
   type RunInput, type TaskInput, type TrialInput, type WriteCounts,
 } from "./ingest-rows";
+import { writeNewBlobs } from "./ingest-blobs";
 import { searchRow, writeSearchRows, type SearchRow } from "./ingest-search";
 import { agreesOnVectors, tuneTransaction } from "./ingest-settings";
 import { linkRunLineage } from "./lineage-link";
-import { blobs, evals, logChunks, runs, taskFiles, tasks, taskSearch, trialLogs, trials, trialTests } from "../schema";
+import { evals, logChunks, runs, taskFiles, tasks, taskSearch, trialLogs, trials, trialTests } from "../schema";
 
 /** Rows of trial_tests and trial_logs as the writer builds them. */
 type TestRow = TrialInput["tests"][number] & { trialId: number; seq: number };
@@ -198,12 +199,9 @@ export class RunWriter {
       this.seenBlobs.add(b.hash);
       fresh.push(b);
     }
-    for (const part of chunks(fresh, CHUNK_ROWS, (b) => b.content.length + 100)) {
-      const rows = part.map((b) => ({ hash: b.hash, size: b.size, encoding: b.encoding, content: b.content }));
-      const inserted = await execRows<{ size: number }>(this.tx, insertJson(blobs, BLOBS, rows, { tail: sql`ON CONFLICT DO NOTHING RETURNING size` }));
-      this.counts.blobsNew += inserted.length;
-      for (const r of inserted) this.counts.bytesNew += r.size;
-    }
+    const written = await writeNewBlobs(this.tx, fresh);
+    this.counts.blobsNew += written.rows;
+    this.counts.bytesNew += written.bytes;
   }
 
   /** Writes every pending row, after the batch being written. */
