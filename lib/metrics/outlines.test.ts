@@ -34,7 +34,7 @@ describe("sharedStart", () => {
     // The child changes line 30: the parse resumes at line 30's start, after 30 entries.
     const at30 = parent.entries[30]!.startIndex;
     const child = `${parent.text.slice(0, at30)}rm -rf /tmp/x\n${parent.text.slice(parent.entries[31]!.startIndex)}`;
-    expect(sharedStart("bash", child, earlier)).toEqual({ at: at30, row: 30, entries: parent.entries.slice(0, 30), outline: earlier[0] });
+    expect(sharedStart("bash", child, earlier)).toEqual({ at: at30, row: 30, entries: parent.entries.slice(0, 30) });
     // A change inside line 30 still resumes at its start; one inside line 12, at line 12.
     expect(sharedStart("bash", `${parent.text.slice(0, at30 + 5)}X${parent.text.slice(at30 + 5)}`, earlier)?.at).toBe(at30);
     const at12 = parent.entries[12]!.startIndex;

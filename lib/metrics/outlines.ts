@@ -66,8 +66,6 @@ export interface SharedStart {
   at: number;
   row: number;
   entries: TopEntry[];
-  /** the earlier script's outline the entries are taken from */
-  outline: Outline;
 }
 
 /** Scripts shorter than this are parsed whole: the saving would not pay for the lookup. */
@@ -97,7 +95,7 @@ function lastBoundary(text: string, outline: Outline, limit: number): SharedStar
     if (other.charCodeAt(at - 1) !== 10 || !start.test(text[at]!)) continue;
     if (!/^\s*$/.test(other.slice(spans[i * 3 - 2]!, at))) continue;
     const entries = entriesOf(outline, i + 1);
-    return { at, row: entries[i]!.startRow, entries: entries.slice(0, i), outline };
+    return { at, row: entries[i]!.startRow, entries: entries.slice(0, i) };
   }
   return null;
 }

@@ -73,9 +73,6 @@ describe("StatementMemo", () => {
     startRow: 0,
     key: `command\u0000${text}`,
     node: { type: "command", text } as unknown as Node,
-    from: null,
-    own: null,
-    index: 0,
   });
 
   it("stays within its capacity, keeps what is read again, and reads again what it dropped", () => {

@@ -4,7 +4,6 @@
 // the new statements are walked. Walking a tree costs a call into WASM and a JS object per node;
 // at paper scale it costs more than the parse.
 import type { Node } from "web-tree-sitter";
-import type { Outline } from "./outlines";
 import { PrefixMiss, type TopLevel } from "./tree-sitter";
 
 /** A statement's reading, and where the statement starts in the text its tree was parsed from. */
@@ -30,9 +29,6 @@ export class StatementMemo<R> {
   private young = new Map<string, R>();
   private old = new Map<string, R>();
   private youngChars = 0;
-  /** each kept script's readings by statement index: a statement taken from that script's outline
-   * (TopLevel.from) finds its reading there without hashing and comparing its text */
-  private byOutline = new WeakMap<Outline, R[]>();
   hits = 0;
   misses = 0;
 
@@ -48,21 +44,6 @@ export class StatementMemo<R> {
    * remembered reading (one that depends on more than the statement's text), which is then read
    * again. */
   read(statement: TopLevel, read: (node: Node) => R, valid?: (reading: R) => boolean): R {
-    const prior = statement.from ? this.byOutline.get(statement.from)?.[statement.index] : undefined;
-    const reading = prior !== undefined && (!valid || valid(prior)) ? prior : this.lookUp(statement, read, valid);
-    if (prior === reading) this.hits++;
-    if (statement.own) {
-      let kept = this.byOutline.get(statement.own);
-      if (!kept) {
-        kept = [];
-        this.byOutline.set(statement.own, kept);
-      }
-      kept[statement.index] = reading;
-    }
-    return reading;
-  }
-
-  private lookUp(statement: TopLevel, read: (node: Node) => R, valid?: (reading: R) => boolean): R {
     const { key, node } = statement;
     const young = this.young.get(key);
     if (young !== undefined && (!valid || valid(young))) {
@@ -98,7 +79,6 @@ export class StatementMemo<R> {
   }
 
   clear(): void {
-    this.byOutline = new WeakMap();
     this.young.clear();
     this.old.clear();
     this.youngChars = 0;

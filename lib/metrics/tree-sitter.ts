@@ -196,12 +196,6 @@ export interface TopLevel extends TopEntry {
   /** node type and text: what the readers' memories are keyed by */
   key: string;
   node: Node | null;
-  /** the outline of an earlier script it was taken from, at the same index (./statements reads
-   * what a reader read of that statement there, without a lookup by text) */
-  from: Outline | null;
-  /** this script's own outline, once kept, and the statement's index in it */
-  own: Outline | null;
-  index: number;
 }
 
 /** A script as the statement readers get it. */
@@ -241,8 +235,8 @@ export function confirmOutline(grammar: Grammar, text: string, upTo: number): vo
   if (outline && upTo > outline.confirmedUpTo) outline.confirmedUpTo = upTo;
 }
 
-function topLevel(text: string, entry: TopEntry, node: Node | null, index: number, from: Outline | null = null): TopLevel {
-  return { ...entry, key: `${entry.type}\u0000${text.slice(entry.startIndex, entry.endIndex)}`, node, from, own: null, index };
+function topLevel(text: string, entry: TopEntry, node: Node | null): TopLevel {
+  return { ...entry, key: `${entry.type}\u0000${text.slice(entry.startIndex, entry.endIndex)}`, node };
 }
 
 function entryOf(node: Node): TopEntry {
@@ -251,12 +245,12 @@ function entryOf(node: Node): TopEntry {
 
 /** A script's statements as an outline keeps them: without their keys and nodes. */
 function withoutNodes(statements: TopLevel[]): TopEntry[] {
-  return statements.map(({ type, isNamed, startIndex, endIndex, startRow }) => ({ type, isNamed, startIndex, endIndex, startRow }));
+  return statements.map(({ key: _k, node: _n, ...entry }) => entry);
 }
 
 function wholeScript(text: string, tree: Tree): ParsedScript {
   const root = tree.rootNode;
-  return { text, hasError: root.hasError, root, statements: root.children.map((node, i) => topLevel(text, entryOf(node), node, i)) };
+  return { text, hasError: root.hasError, root, statements: root.children.map((node) => topLevel(text, entryOf(node), node)) };
 }
 
 /**
@@ -264,21 +258,15 @@ function wholeScript(text: string, tree: Tree): ParsedScript {
  * thread (the scope's earlier texts and its own scripts), or whole. The tree is the scope's to keep.
  */
 function parseScript(parser: Parser, grammar: Grammar, source: string, scope: ReuseScope): { script: ParsedScript; tree: Tree } {
-  // The script's outline, named in its statements: what the readers read of them is kept under it.
-  const remember = (statements: TopLevel[], confirmedUpTo: number) => {
-    const outline = outlineOf(grammar, source, withoutNodes(statements), confirmedUpTo);
-    scope.outlines.push(outline);
-    for (const s of statements) s.own = outline;
-  };
+  const remember = (entries: TopEntry[], confirmedUpTo: number) => scope.outlines.push(outlineOf(grammar, source, entries, confirmedUpTo));
   const shared = sharedStarts ? sharedStart(grammar, source, [...scope.earlier, ...scope.outlines]) : null;
   if (shared) {
     const tree = parser.parse(source, null, {
       includedRanges: [{ startIndex: shared.at, endIndex: source.length, startPosition: { row: shared.row, column: 0 }, endPosition: pointAt(source, source.length) }],
     });
     if (tree && !tree.rootNode.hasError) {
-      const count = shared.entries.length;
-      const statements = [...shared.entries.map((e, i) => topLevel(source, e, null, i, shared.outline)), ...tree.rootNode.children.map((node, i) => topLevel(source, entryOf(node), node, count + i))];
-      remember(statements, grammar === "bash" ? shared.at : source.length);
+      const statements = [...shared.entries.map((e) => topLevel(source, e, null)), ...tree.rootNode.children.map((node) => topLevel(source, entryOf(node), node))];
+      remember(withoutNodes(statements), grammar === "bash" ? shared.at : source.length);
       parseCounts.fromShared++;
       return { script: { text: source, hasError: false, root: null, statements }, tree };
     }
@@ -287,7 +275,7 @@ function parseScript(parser: Parser, grammar: Grammar, source: string, scope: Re
   } else parseCounts.whole++;
   const tree = parseFresh(parser, grammar, source);
   const script = wholeScript(source, tree);
-  if (!script.hasError) remember(script.statements, grammar === "bash" ? 0 : source.length);
+  if (!script.hasError) remember(withoutNodes(script.statements), grammar === "bash" ? 0 : source.length);
   return { script, tree };
 }
 
