@@ -41,6 +41,15 @@ export async function tuneTransaction(tx: Db): Promise<string[]> {
   return gin.map((g) => g.oid);
 }
 
+/** Fresh statistics for the other tables an import fills (tasks, task_search and trials are
+ * analysed inside its transaction): without them (autovacuum off or late) the planner takes a
+ * task's 7 files for 3,000 and sends a diff's file query through a parallel plan that costs 30 ms
+ * instead of 2 (docs/benchmarks.md). Quick; the checks after an import wait for it, not for the
+ * VACUUM, which runs beside them. */
+export async function analyzeAfterImport(db: Db): Promise<void> {
+  await db.execute(sql`ANALYZE ${taskFiles}, ${blobs}, ${trialTests}, ${trialLogs}, ${evals}, ${checkReadings}`);
+}
+
 /**
  * To run after an import's transaction has committed (VACUUM cannot run inside one): marks the
  * new rows all-visible, so that index-only scans (the task table's counts, the round statistics)
@@ -49,8 +58,4 @@ export async function tuneTransaction(tx: Db): Promise<string[]> {
  */
 export async function vacuumAfterImport(db: Db): Promise<void> {
   await db.execute(sql`VACUUM (ANALYZE) ${tasks}, ${taskSearch}, ${trials}`);
-  // Fresh statistics for the other tables an import fills: without them (autovacuum off or
-  // late) the planner takes a task's 7 files for 3,000 and sends a diff's file query through a
-  // parallel plan that costs 30 ms instead of 2 (docs/benchmarks.md).
-  await db.execute(sql`ANALYZE ${taskFiles}, ${blobs}, ${trialTests}, ${trialLogs}, ${evals}, ${checkReadings}`);
 }

@@ -6,7 +6,7 @@ import { isEmbedded, type Db } from "@/db/client";
 import { failInterruptedImports, finishImport, startImport } from "@/db/queries/imports";
 import { RunWriter } from "@/db/queries/ingest";
 import type { RunInput, WriteCounts } from "@/db/queries/ingest-rows";
-import { vacuumAfterImport } from "@/db/queries/ingest-settings";
+import { analyzeAfterImport, vacuumAfterImport } from "@/db/queries/ingest-settings";
 import { runs } from "@/db/schema";
 import { recordAudit } from "@/db/queries/audit";
 import { withRoundRollups } from "@/db/queries/rollups";
@@ -139,7 +139,13 @@ async function recordedImport(
     });
     // Autovacuum may be off or late: without it the visibility map stays empty after a bulk
     // insert and the round statistics cannot read their covering index alone (docs/benchmarks.md).
-    if (!result.unchanged) await vacuumAfterImport(db).catch((err: Error) => job.warnings.add(dir, `VACUUM after import failed: ${err.message}`));
+    // It runs beside the checks (on another connection; PGlite takes the two in turn), which
+    // wait only for the other tables' statistics.
+    let vacuum: Promise<void> = Promise.resolve();
+    if (!result.unchanged) {
+      await analyzeAfterImport(db).catch((err: Error) => job.warnings.add(dir, `ANALYZE after import failed: ${err.message}`));
+      vacuum = vacuumAfterImport(db).catch((err: Error) => job.warnings.add(dir, `VACUUM after import failed: ${err.message}`));
+    }
     // The consistency checks of the new and changed tasks: a failure is a warning, not a lost import.
     let checks: Record<string, number> | undefined;
     if (!result.unchanged && before !== undefined) {
@@ -149,6 +155,7 @@ async function recordedImport(
         job.warnings.add(dir, `consistency checks after import failed: ${(err as Error).message}`);
       }
     }
+    await vacuum;
     const summary: IngestSummary = {
       importId,
       run: runName,
