@@ -46,4 +46,27 @@ describe("locateTests", () => {
     ]);
     expect(lines).toEqual([8, 14, 16, null]);
   });
+
+  it("reads coloured lines as pytest prints them to a terminal", () => {
+    const coloured = [
+      "\x1b[1m============================= test session starts ==============================\x1b[0m",
+      "../tests/test_outputs.py \x1b[32m.\x1b[0m\x1b[31mF\x1b[0m\x1b[31m [100%]\x1b[0m",
+      "=================================== FAILURES ===================================",
+      "\x1b[31m\x1b[1m________________________________ test_port_map _________________________________\x1b[0m",
+      "\x1b[1m\x1b[31mE   AssertionError: /opt/reports/port_map.csv is missing\x1b[0m",
+      "\x1b[36m\x1b[1m=========================== short test summary info ============================\x1b[0m",
+      "\x1b[32mPASSED\x1b[0m ../tests/test_outputs.py::\x1b[1mtest_config\x1b[0m   ",
+      "\x1b[31mFAILED\x1b[0m ../tests/test_outputs.py::\x1b[1mtest_port_map\x1b[0m - AssertionError: /opt/reports/port_map.csv is missing",
+    ].join("\n");
+    expect(parsePytestOutput(coloured)).toEqual([
+      { name: "../tests/test_outputs.py::test_config", status: "passed", message: null },
+      { name: "../tests/test_outputs.py::test_port_map", status: "failed", message: "AssertionError: /opt/reports/port_map.csv is missing" },
+    ]);
+    expect(
+      locateTests(coloured, [
+        { name: "test_port_map", status: "failed" },
+        { name: "../tests/test_outputs.py::test_config", status: "passed" },
+      ]),
+    ).toEqual([3, 6]);
+  });
 });

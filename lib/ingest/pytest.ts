@@ -24,11 +24,16 @@ const VERBOSE = new RegExp(`^(\\S+::\\S+) (${WORDS})(?:\\s+\\[\\s*\\d+%\\])?\\s*
 const SECTION = /^_{3,} (.+?) _{3,}$/;
 const ANSI = /\x1b\[[0-9;]*m/g;
 
+/** A log line without its colours and trailing space. */
+const plain = (raw: string): string => (raw.includes("\x1b") ? raw.replace(ANSI, "") : raw).trimEnd();
+
 /** Tests named in pytest's verbose or summary lines; the summary's message wins. */
 export function parsePytestOutput(text: string): ParsedTest[] {
   const byName = new Map<string, ParsedTest>();
   for (const raw of text.split("\n")) {
-    const line = raw.replace(ANSI, "").trimEnd();
+    const line = plain(raw);
+    // Both kinds of line name a test id (`file::test`); most lines of a log do not.
+    if (!line.includes("::")) continue;
     const s = SUMMARY.exec(line);
     if (s) {
       const [, word, name, message] = s as unknown as [string, string, string, string | undefined];
@@ -60,7 +65,9 @@ export function locateTests(text: string, tests: { name: string; status: string 
   const mentions = new Map<string, number>();
   const lines = text.split("\n");
   lines.forEach((raw, i) => {
-    const line = raw.replace(ANSI, "").trimEnd();
+    const line = plain(raw);
+    // A section header starts with `___`, a summary or verbose line names a test id.
+    if (!line.startsWith("___") && !line.includes("::")) return;
     const sec = SECTION.exec(line);
     if (sec?.[1]) {
       const title = sec[1];
