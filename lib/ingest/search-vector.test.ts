@@ -4,7 +4,7 @@ import { copyFrom, execRows } from "@/db/client";
 import { BinaryCopy } from "@/db/copy-binary";
 import { BACKENDS, createTestDatabase, type TestDatabase } from "@/db/testing";
 import { searchWords } from "@/lib/tasks/search";
-import { pairsMissing, phrasePairs, SEARCH_VECTOR_PROBE, searchIndex, searchIndexOfText, searchVector } from "./search-vector";
+import { pairsMissing, phrasePairs, SEARCH_VECTOR_PROBE, searchIndex, searchIndexOfText, searchVector, wordHash } from "./search-vector";
 
 /** Texts shaped like the ones that trip a tokenizer: digit/letter mixes, `e` between digits,
  * underscores, case, repeats past PostgreSQL's 255 positions per lexeme. Deterministic. */
@@ -35,6 +35,34 @@ test("hands over what it does not cover", () => {
   expect(searchVector("x".repeat(201))).toBeNull();
   expect(searchVector("w ".repeat(16_384))).toBeNull();
   expect(searchVector("Out_2 out")).toBe("'out':1,3 '2':2");
+});
+
+test("two words with the same hash stay two lexemes", () => {
+  // Lexemes are found by their words' 32-bit hashes: a collision is found among ~10^5 words.
+  const byHash = new Map<number, string>();
+  let pair: [string, string] | null = null;
+  for (let i = 0; pair === null; i++) {
+    const word = `w${i.toString(36)}`;
+    const other = byHash.get(wordHash(word));
+    if (other !== undefined) pair = [other, word];
+    else byHash.set(wordHash(word), word);
+  }
+  const [a, b] = pair;
+  expect(wordHash(a)).toBe(wordHash(b));
+  expect(searchVector(`${a} ${b} ${a.toUpperCase()} x ${b}`)).toBe(`'${a}':1,3 '${b}':2,5 'x':4`);
+  const index = searchIndexOfText(`${b} ${a}-${b}`);
+  expect(index?.vector).toEqual(searchIndex(`${b} ${a} ${b}`)?.vector);
+  expect(new TextDecoder().decode(index?.vector)).toContain(`${a}\0`);
+});
+
+test("a text with thousands of distinct words: each lexeme with all its positions", () => {
+  // Past the size readTokens' lexeme table starts at, so that it grows (more than once).
+  const words = Array.from({ length: 5000 }, (_, i) => `Word${(i * 7919) % 3000}`);
+  const positions = new Map<string, number[]>();
+  words.forEach((w, i) => positions.set(w.toLowerCase(), [...(positions.get(w.toLowerCase()) ?? []), i + 1]));
+  const expected = [...positions].map(([w, p]) => `'${w}':${p.join(",")}`).join(" ");
+  expect(searchVector(words.join(" "))).toBe(expected);
+  expect(searchIndexOfText(words.join("\n"))).toEqual(searchIndex(words.join(" ")));
 });
 
 test("searchIndexOfText is searchIndex of the text's searchWords, for any text", () => {

@@ -33,8 +33,16 @@ export interface SearchIndex {
   pairs: Int32Array;
 }
 
+/** A lexeme of a text, its hash (wordHash) and its positions. */
+interface Lexeme {
+  word: string;
+  hash: number;
+  positions: number[];
+}
+
 interface Words {
-  lexemes: Map<string, number[]>;
+  /** in the order of their first positions */
+  lexemes: Lexeme[];
   pairs: Int32Array;
 }
 
@@ -46,13 +54,52 @@ function readWords(words: string): Words | null {
   return readTokens(words);
 }
 
+/** readTokens' table of lexeme numbers (1-based; 0 is empty) by hash, kept between calls (it only
+ * grows: a task with more distinct words than any before it makes it larger). */
+let lexemeTable = new Int32Array(1024);
+
+function tableOf(lexemes: readonly Lexeme[], size: number): Int32Array<ArrayBuffer> {
+  const table = new Int32Array(size);
+  const mask = size - 1;
+  lexemes.forEach((l, i) => {
+    let slot = l.hash & mask;
+    while (table[slot] !== 0) slot = (slot + 1) & mask;
+    table[slot] = i + 1;
+  });
+  return table;
+}
+
+/** Whether the token text[start, end) is `word`, letters compared lower-cased. */
+function isWord(word: string, text: string, start: number, end: number): boolean {
+  if (word.length !== end - start) return false;
+  for (let k = 0; k < word.length; k++) {
+    const c = text.charCodeAt(start + k);
+    if ((c >= 65 && c <= 90 ? c + 32 : c) !== word.charCodeAt(k)) return false;
+  }
+  return true;
+}
+
+/** SCIENTIFIC for the token text[start, end): digits, an `e` and a digit. */
+function isScientific(text: string, start: number, end: number): boolean {
+  let at = start;
+  while (at < end && text.charCodeAt(at) >= 48 && text.charCodeAt(at) <= 57) at++;
+  if (at === start || at + 1 >= end || (text.charCodeAt(at) | 32) !== 101) return false;
+  const next = text.charCodeAt(at + 1);
+  return next >= 48 && next <= 57;
+}
+
 /**
  * The lexemes, positions and word pairs of the tokens of ASCII `text`: its runs of [A-Za-z0-9],
  * whatever lies between them. For searchWords' output (runs of letters, digits and `_` between
  * spaces) and for any ASCII text alike, since searchWords only turns runs of the rest into spaces.
+ * A token is found among the lexemes by the hash its word pair needs anyway (an open-addressing
+ * table of lexeme numbers) and compared in place: only a new lexeme becomes a string (a task's
+ * ≈ 2,500 tokens are ≈ 400 lexemes).
  */
 function readTokens(text: string): Words | null {
-  const lexemes = new Map<string, number[]>();
+  const lexemes: Lexeme[] = [];
+  let table = lexemeTable;
+  table.fill(0);
   // A word pair for every position after the first: at most one per two characters.
   const pairs = new Int32Array(Math.ceil(text.length / 2));
   let pairCount = 0;
@@ -70,13 +117,25 @@ function readTokens(text: string): Words | null {
       continue;
     }
     if (start >= 0) {
-      const token = text.slice(start, i).toLowerCase();
-      if (token.length > MAX_WORD || (token.charCodeAt(0) <= 57 && SCIENTIFIC.test(token))) return null;
+      if (i - start > MAX_WORD || (text.charCodeAt(start) <= 57 && isScientific(text, start, i))) return null;
       position += 1;
       if (position > MAX_POSITION) return null;
-      const positions = lexemes.get(token);
-      if (positions === undefined) lexemes.set(token, [position]);
-      else if (positions.length < MAX_POSITIONS) positions.push(position);
+      const mask = table.length - 1;
+      let slot = hash & mask;
+      let lexeme: Lexeme | undefined;
+      for (let n = table[slot]!; n !== 0; slot = (slot + 1) & mask, n = table[slot]!) {
+        const known = lexemes[n - 1]!;
+        if (known.hash === hash && isWord(known.word, text, start, i)) {
+          lexeme = known;
+          break;
+        }
+      }
+      if (lexeme === undefined) {
+        lexemes.push({ word: text.slice(start, i).toLowerCase(), hash, positions: [position] });
+        table[slot] = lexemes.length;
+        // Kept at most half full, so that a probe ends soon at an empty slot.
+        if (lexemes.length * 2 > table.length) table = lexemeTable = tableOf(lexemes, table.length * 2);
+      } else if (lexeme.positions.length < MAX_POSITIONS) lexeme.positions.push(position);
       if (position > 1) pairs[pairCount++] = wordPair(previous, hash);
       previous = hash;
     }
@@ -105,18 +164,22 @@ export function searchIndexOfText(text: string): SearchIndex | null {
  * Lexemes in PostgreSQL's order (bytes compared, a prefix first), which for the ASCII lexemes
  * readWords admits is JavaScript's string order; the database would sort them otherwise.
  */
-function binaryVector(lexemes: Map<string, number[]>): Uint8Array {
-  const words = [...lexemes.keys()].sort();
+function binaryVector(lexemes: readonly Lexeme[]): Uint8Array {
+  const sorted = [...lexemes].sort((a, b) => (a.word < b.word ? -1 : a.word > b.word ? 1 : 0));
   let size = 4;
-  for (const w of words) size += w.length + 3 + 2 * (lexemes.get(w) as number[]).length;
+  for (const l of sorted) size += l.word.length + 3 + 2 * l.positions.length;
   const out = Buffer.allocUnsafe(size);
-  let at = out.writeInt32BE(words.length, 0);
-  for (const w of words) {
-    at += out.write(w, at, "latin1");
+  let at = out.writeInt32BE(sorted.length, 0);
+  // Byte by byte: Buffer's write calls cost more than the bytes (ASCII words, 14-bit positions).
+  for (const { word, positions } of sorted) {
+    for (let k = 0; k < word.length; k++) out[at++] = word.charCodeAt(k);
     out[at++] = 0;
-    const positions = lexemes.get(w) as number[];
-    at = out.writeUInt16BE(positions.length, at);
-    for (const p of positions) at = out.writeUInt16BE(p, at);
+    out[at++] = positions.length >> 8;
+    out[at++] = positions.length & 0xff;
+    for (const p of positions) {
+      out[at++] = p >> 8;
+      out[at++] = p & 0xff;
+    }
   }
   return out;
 }
@@ -136,7 +199,7 @@ export function searchVector(words: string): string | null {
   const read = readWords(words);
   if (read === null) return null;
   const parts: string[] = [];
-  for (const [lexeme, positions] of read.lexemes) parts.push(`'${lexeme}':${positions.join(",")}`);
+  for (const { word, positions } of read.lexemes) parts.push(`'${word}':${positions.join(",")}`);
   return parts.join(" ");
 }
 
@@ -163,7 +226,8 @@ export function wordPair(first: number, second: number): number {
 /** The pairs of a task whose words are not read here: it stands for every pair. */
 export const PAIRS_UNKNOWN: readonly number[] = [0];
 
-function wordHash(word: string): number {
+/** A word's FNV-1a hash, as readTokens and wordPair take it (lower-case words). */
+export function wordHash(word: string): number {
   let h = FNV_OFFSET;
   for (let i = 0; i < word.length; i++) h = Math.imul(h ^ word.charCodeAt(i), FNV_PRIME);
   return h;
