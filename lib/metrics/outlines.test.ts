@@ -4,7 +4,7 @@ import { analyseShell } from "@/lib/checks/shell";
 import { clearShellTreeMemo } from "@/lib/checks/shell-tree";
 import { clearShellStatementCache, shellStatementSpans } from "@/lib/diff/bash";
 import { BASH_BLOCKS, BASH_LINES, PYTHON_BLOCKS, PYTHON_LINES, random, randomEdit, randomScript } from "@/lib/diff/random-edits";
-import { commonPrefix, entriesOf, outlineOf, sharedStart, type Outline, type TopEntry } from "./outlines";
+import { commonPrefix, entriesOf, outlineOf, sharedAround, sharedStart, type Outline, type TopEntry } from "./outlines";
 import { clearPytestStatementMemo, measurePytest, pytestTestNames } from "./pytest";
 import { measureShell } from "./shell";
 import { clearBashStatementMemo } from "./shell-tree-sitter";
@@ -83,6 +83,38 @@ describe("sharedStart", () => {
   });
 });
 
+describe("sharedAround", () => {
+  const parent = lines(40, "x = 'line'  #");
+  const earlier = [outlineOf("python", parent.text, parent.entries, parent.text.length)];
+  const at3 = parent.entries[3]!.startIndex;
+  const inserted = "import subprocess\n";
+  const tail = "def test_new():\n    assert True\n";
+  const child = `${parent.text.slice(0, at3)}${inserted}${parent.text.slice(at3)}${tail}`;
+
+  it("finds the run of the parent's statements after a line inserted near the top", () => {
+    const shift = inserted.length;
+    const last = parent.entries[39]!;
+    expect(sharedAround("python", child, earlier, sharedStart("python", child, earlier))).toEqual({
+      head: { at: at3, row: 3, entries: parent.entries.slice(0, 3) },
+      from: at3 + shift,
+      fromRow: 4,
+      // The run ends before the parent's last statement, so that the rest has a statement start.
+      to: last.startIndex + shift,
+      toRow: 40,
+      entries: parent.entries.slice(3, 39).map((e) => ({ ...e, startIndex: e.startIndex + shift, endIndex: e.endIndex + shift, startRow: e.startRow + 1 })),
+    });
+  });
+
+  it("only for Python, and only when it saves more than a shared start does", () => {
+    expect(sharedAround("bash", child, [outlineOf("bash", parent.text, parent.entries, parent.text.length)], null)).toBeNull();
+    const appended = `${parent.text}${tail}`;
+    expect(sharedAround("python", appended, earlier, sharedStart("python", appended, earlier))).toBeNull();
+    // The run must resume at a statement start: not after an indented line joined onto it.
+    const joined = `${parent.text.slice(0, at3)}if x:\n    ${parent.text.slice(at3)}`;
+    expect(sharedAround("python", joined, earlier, null)?.from).not.toBe(at3 + "if x:\n    ".length);
+  });
+});
+
 describe("outlineOf", () => {
   it("packs a script's top-level children and gives them back", () => {
     const entries = [entry(0, 10, 0), { type: "&", isNamed: false, startIndex: 11, endIndex: 12, startRow: 0 }, entry(13, 40, 1, "comment"), entry(41, 90, 2, "if_statement")];
@@ -140,6 +172,36 @@ const GLUE_PRONE = [
   'wait "$pid" 2>/dev/null || true',
 ];
 
+// Lines that continue, decorate or close the statement before them, or indent into it: what text
+// inserted before a run of the parent's statements, or the rest after it, could join onto its
+// neighbours across the run.
+const PYTHON_JOINING = [
+  "else:\n    pass",
+  "elif x:\n    y = 2",
+  "except Exception:\n    pass",
+  "finally:\n    done()",
+  "@pytest.fixture",
+  "@pytest.mark.parametrize('v', [1, 2])",
+  "    indented = 1",
+  "# a comment",
+  "if x:\n    y = 1",
+  "try:\n    z()",
+  "def f(\n    a,",
+  '"""an open',
+  "import subprocess",
+  "from pathlib import Path",
+];
+
+/** A child as a lineage step makes a verifier's: a line or a few inserted near the top (an import
+ * the new test needs), now and then other edits, and a tail appended. */
+function insertNearTop(next: () => number, text: string, vocabulary: readonly string[]): string {
+  const lines = text.split("\n");
+  const at = Math.floor(next() * Math.min(lines.length, 8));
+  lines.splice(at, 0, ...Array.from({ length: 1 + Math.floor(next() * 3) }, () => vocabulary[Math.floor(next() * vocabulary.length)]!));
+  const edited = next() < 0.3 ? randomEdit(next, lines.join("\n"), vocabulary) : lines.join("\n");
+  return `${edited}\n${randomScript(next, vocabulary, 2 + Math.floor(next() * 8))}`;
+}
+
 /**
  * Reads 90 random children with `read`, whole and from the start they share with their parent, and
  * expects the same. The memories are cleared every other case, and `clearReading`'s after the
@@ -153,13 +215,14 @@ async function compareWithWhole<T>(opts: {
   read: (text: string) => Promise<T>;
   clearMemories: () => void;
   clearReading: () => void;
-}): Promise<number> {
+  edit?: (next: () => number, parent: string, vocabulary: readonly string[]) => string;
+}): Promise<{ fromShared: number; around: number }> {
   const next = random(opts.seed);
-  const before = parseCounts.fromShared;
+  const before = { ...parseCounts };
   for (let k = 0; k < 90; k++) {
     const vocabulary = opts.vocabularies[k % opts.vocabularies.length]!;
     const parent = randomScript(next, vocabulary, opts.lines[0] + Math.floor(next() * opts.lines[1]));
-    const child = randomEdit(next, parent, vocabulary);
+    const child = (opts.edit ?? randomEdit)(next, parent, vocabulary);
     opts.clearMemories();
     useSharedStarts(false);
     const whole = await opts.read(child);
@@ -171,7 +234,7 @@ async function compareWithWhole<T>(opts: {
     const shared = await withTreeReuse(() => opts.read(child), { earlier });
     expect(shared, `case ${k}`).toEqual(whole);
   }
-  return parseCounts.fromShared - before;
+  return { fromShared: parseCounts.fromShared - before.fromShared, around: parseCounts.around - before.around };
 }
 
 describe("a script parsed from the start it shares with one read before", () => {
@@ -194,7 +257,8 @@ describe("a script parsed from the start it shares with one read before", () => 
       },
       clearReading: clearBashStatementMemo,
     });
-    expect(shared).toBeGreaterThan(40);
+    expect(shared.fromShared).toBeGreaterThan(40);
+    expect(shared.around).toBe(0);
   });
 
   it("reads a pytest file as a whole parse of it does", async () => {
@@ -209,7 +273,7 @@ describe("a script parsed from the start it shares with one read before", () => 
       },
       clearReading: clearPytestStatementMemo,
     });
-    expect(shared).toBeGreaterThan(15);
+    expect(shared.fromShared).toBeGreaterThan(15);
   });
 
   it("reads a pytest file's constants, helpers and paths as a whole parse does, a constant changed or added anywhere", async () => {
@@ -221,6 +285,24 @@ describe("a script parsed from the start it shares with one read before", () => 
       clearMemories: clearPytestReadings,
       clearReading: clearPytestReadings,
     });
-    expect(shared).toBeGreaterThan(15);
+    expect(shared.fromShared).toBeGreaterThan(15);
+  });
+
+  it("reads a pytest file with lines inserted near its top as a whole parse does, parsed around the parent's statements", async () => {
+    for (const seed of [14, 15]) {
+      const counts = await compareWithWhole({
+        seed,
+        vocabularies: [[...CHECKED_PYTHON, ...PYTHON_BLOCKS], [...PYTHON_BLOCKS, ...PYTHON_JOINING], [...PYTHON_LINES, ...PYTHON_JOINING]],
+        lines: [40, 40],
+        read: async (text) => ({ metrics: await measurePytest(text), names: await pytestTestNames(text), checks: await analysePytest(text) }),
+        clearMemories: () => {
+          clearPytestStatementMemo();
+          clearPytestReadings();
+        },
+        clearReading: clearPytestStatementMemo,
+        edit: insertNearTop,
+      });
+      expect(counts.around, `seed ${seed}`).toBeGreaterThan(10);
+    }
   });
 });

@@ -85,19 +85,117 @@ export function sharedStart(grammar: Grammar, text: string, earlier: Iterable<Ou
   return best;
 }
 
-function lastBoundary(text: string, outline: Outline, limit: number): SharedStart | null {
-  const { spans, text: other } = outline;
-  const start = STATEMENT_START[outline.grammar];
+function lastBoundary(text: string, outline: Outline, limit: number, min = MIN_SHARED): SharedStart | null {
   for (let i = outline.types.length - 1; i > 0; i--) {
-    const at = spans[i * 3]!;
+    const at = outline.spans[i * 3]!;
     if (at > limit || at >= text.length) continue;
-    if (at < MIN_SHARED) return null;
-    if (other.charCodeAt(at - 1) !== 10 || !start.test(text[at]!)) continue;
-    if (!/^\s*$/.test(other.slice(spans[i * 3 - 2]!, at))) continue;
+    if (at < min) return null;
+    if (!isBoundary(outline, i, text, at)) continue;
     const entries = entriesOf(outline, i + 1);
     return { at, row: entries[i]!.startRow, entries: entries.slice(0, i) };
   }
   return null;
+}
+
+/** Whether the outline's child `i` (not the first) starts a line after whitespace only in the
+ * outline's script, and `text`, where the same statement stands at `at`, has a statement start there. */
+function isBoundary(outline: Outline, i: number, text: string, at: number): boolean {
+  const { spans, text: other } = outline;
+  const from = spans[i * 3]!;
+  if (other.charCodeAt(from - 1) !== 10 || text.charCodeAt(at - 1) !== 10 || !STATEMENT_START[outline.grammar].test(text[at] ?? "")) return false;
+  return /^\s*$/.test(other.slice(spans[i * 3 - 2]!, from));
+}
+
+/** Grammars whose scripts may be parsed around a run of an earlier script's statements: Python's
+ * statements read the same wherever they stand between others. Bash is not among them: how
+ * tree-sitter-bash reads a line can depend on text far ahead (./shell-glue), which the readers
+ * confirm only up to a shared start. */
+const AROUND: ReadonlySet<Grammar> = new Set(["python"]);
+
+/** A script made of an earlier one's statements with text inserted among them: parsed in two
+ * ranges, `[head.at, from)` (the text inserted) and `[to, length)` (the rest), around the run of
+ * the earlier script's statements between `from` and `to`. */
+export interface SharedAround {
+  /** the shared start (at 0 without entries when there is none) */
+  head: SharedStart;
+  from: number;
+  fromRow: number;
+  to: number;
+  toRow: number;
+  /** the earlier script's statements between `from` and `to`, placed where they stand in the script */
+  entries: TopEntry[];
+}
+
+/** Statements of the earlier script tried as the first of the run that resumes after an insertion. */
+const RESUME_TRIES = 4;
+
+/**
+ * A child that inserts text near its start (an `import` a new test needs, a line at the top of a
+ * script) shares only a few statements before the insertion with its parent, but nearly all after
+ * it: the run of the earlier script's statements that resumes after the insertion, when parsing
+ * around it leaves at least MIN_SHARED fewer characters to parse than `shared` (the shared start)
+ * does. The run starts and ends at statement boundaries of the earlier script that are line starts
+ * in both scripts, the next character a statement start; the caller's parse must give no error and
+ * no top-level child reaching across from one range into the other.
+ */
+export function sharedAround(grammar: Grammar, text: string, earlier: Iterable<Outline>, shared: SharedStart | null): SharedAround | null {
+  if (!AROUND.has(grammar) || text.length < MIN_SHARED) return null;
+  let best: SharedAround | null = null;
+  let bestParsed = text.length - (shared?.at ?? 0) - MIN_SHARED;
+  for (const outline of earlier) {
+    if (outline.grammar !== grammar || outline.text === text) continue;
+    const limit = Math.min(commonPrefix(text, outline.text), outline.confirmedUpTo);
+    const head = lastBoundary(text, outline, limit, 0) ?? { at: 0, row: 0, entries: [] };
+    const found = resumeAfter(text, outline, head);
+    if (!found) continue;
+    const parsed = found.from - head.at + text.length - found.to;
+    if (parsed < bestParsed) {
+      best = found;
+      bestParsed = parsed;
+    }
+  }
+  return best;
+}
+
+function resumeAfter(text: string, outline: Outline, head: SharedStart): SharedAround | null {
+  const { spans, types, text: other } = outline;
+  const count = types.length;
+  let i = head.entries.length;
+  for (let tries = 0; i < count && tries < RESUME_TRIES; i++) {
+    if (i === 0 || spans[i * 3 + 2]! < 0) continue;
+    tries++;
+    const b0 = spans[i * 3]!;
+    const from = text.indexOf(other.slice(b0, spans[i * 3 + 1]!), head.at);
+    if (from < 0 || !isBoundary(outline, i, text, from)) continue;
+    // The run goes on while the two texts do; it ends before the last boundary in that stretch that
+    // leaves something after it to parse.
+    const shift = from - b0;
+    const limit = Math.min(b0 + commonPrefix(text.slice(from), other.slice(b0)), outline.confirmedUpTo);
+    for (let k = count - 1; k > i; k--) {
+      const b1 = spans[k * 3]!;
+      if (b1 > limit || b1 + shift >= text.length || !isBoundary(outline, k, text, b1 + shift)) continue;
+      const entries = entriesOf(outline, k + 1);
+      const fromRow = head.row + countLines(text, head.at, from);
+      const rowShift = fromRow - entries[i]!.startRow;
+      return {
+        head,
+        from,
+        fromRow,
+        to: b1 + shift,
+        toRow: entries[k]!.startRow + rowShift,
+        entries: entries.slice(i, k).map((e) => ({ ...e, startIndex: e.startIndex + shift, endIndex: e.endIndex + shift, startRow: e.startRow + rowShift })),
+      };
+    }
+    return null;
+  }
+  return null;
+}
+
+/** Line breaks in text[from, to). */
+function countLines(text: string, from: number, to: number): number {
+  let n = 0;
+  for (let at = text.indexOf("\n", from); at !== -1 && at < to; at = text.indexOf("\n", at + 1)) n++;
+  return n;
 }
 
 /** Length of the common start of two strings. */

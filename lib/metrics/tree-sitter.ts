@@ -2,7 +2,7 @@ import { AsyncLocalStorage } from "node:async_hooks";
 import { createRequire } from "node:module";
 import path from "node:path";
 import { Edit, Language, Parser, type Node, type Point, type Tree } from "web-tree-sitter";
-import { outlineOf, sharedStart, type Outline, type TopEntry } from "./outlines";
+import { outlineOf, sharedAround, sharedStart, type Outline, type SharedAround, type TopEntry } from "./outlines";
 
 export type Grammar = "bash" | "python";
 
@@ -216,9 +216,10 @@ export class PrefixMiss extends Error {
   }
 }
 
-/** How scripts were parsed in this thread (benchmarks): whole, from a shared start, or from a
- * shared start and then whole again (a reader missed a statement, or the rest had an error). */
-export const parseCounts = { whole: 0, fromShared: 0, wholeAgain: 0 };
+/** How scripts were parsed in this thread (benchmarks and tests): whole, from a shared start,
+ * around an earlier script's run of statements, or from a shared start and then whole again (a
+ * reader missed a statement, or the rest had an error). */
+export const parseCounts = { whole: 0, fromShared: 0, around: 0, wholeAgain: 0 };
 
 let sharedStarts = true;
 
@@ -259,7 +260,17 @@ function wholeScript(text: string, tree: Tree): ParsedScript {
  */
 function parseScript(parser: Parser, grammar: Grammar, source: string, scope: ReuseScope): { script: ParsedScript; tree: Tree } {
   const remember = (entries: TopEntry[], confirmedUpTo: number) => scope.outlines.push(outlineOf(grammar, source, entries, confirmedUpTo));
-  const shared = sharedStarts ? sharedStart(grammar, source, [...scope.earlier, ...scope.outlines]) : null;
+  const earlier = [...scope.earlier, ...scope.outlines];
+  const shared = sharedStarts ? sharedStart(grammar, source, earlier) : null;
+  const around = sharedStarts ? sharedAround(grammar, source, earlier, shared) : null;
+  if (around) {
+    const parsed = parseAround(parser, source, around);
+    if (parsed) {
+      remember(withoutNodes(parsed.statements), grammar === "bash" ? around.head.at : source.length);
+      parseCounts.around++;
+      return { script: { text: source, hasError: false, root: null, statements: parsed.statements }, tree: parsed.tree };
+    }
+  }
   if (shared) {
     const tree = parser.parse(source, null, {
       includedRanges: [{ startIndex: shared.at, endIndex: source.length, startPosition: { row: shared.row, column: 0 }, endPosition: pointAt(source, source.length) }],
@@ -277,6 +288,33 @@ function parseScript(parser: Parser, grammar: Grammar, source: string, scope: Re
   const script = wholeScript(source, tree);
   if (!script.hasError) remember(withoutNodes(script.statements), grammar === "bash" ? 0 : source.length);
   return { script, tree };
+}
+
+/** `source` parsed in the two ranges around an earlier script's run of statements (./outlines
+ * `sharedAround`), or null when the parse has an error or a top-level child reaching across the run
+ * (text inserted before the run that the run's first statement would have ended, as a decorator). */
+function parseAround(parser: Parser, source: string, around: SharedAround): { statements: TopLevel[]; tree: Tree } | null {
+  const { head, from, fromRow, to, toRow } = around;
+  const ranges = [
+    ...(from > head.at ? [{ startIndex: head.at, endIndex: from, startPosition: { row: head.row, column: 0 }, endPosition: { row: fromRow, column: 0 } }] : []),
+    { startIndex: to, endIndex: source.length, startPosition: { row: toRow, column: 0 }, endPosition: pointAt(source, source.length) },
+  ];
+  const tree = parser.parse(source, null, { includedRanges: ranges });
+  if (!tree) return null;
+  const nodes = tree.rootNode.children;
+  if (tree.rootNode.hasError || nodes.some((n) => n.startIndex < to && n.endIndex > from)) {
+    tree.delete();
+    return null;
+  }
+  const before = nodes.filter((n) => n.endIndex <= from);
+  const after = nodes.slice(before.length);
+  const statements = [
+    ...head.entries.map((e) => topLevel(source, e, null)),
+    ...before.map((node) => topLevel(source, entryOf(node), node)),
+    ...around.entries.map((e) => topLevel(source, e, null)),
+    ...after.map((node) => topLevel(source, entryOf(node), node)),
+  ];
+  return { statements, tree };
 }
 
 /**
