@@ -123,6 +123,16 @@ describe("outlineOf", () => {
     expect(entriesOf(packed, 2)).toEqual(entries.slice(0, 2));
     expect(packed.confirmedUpTo).toBe(50);
   });
+
+  it("keeps the statements' keys, so that a script resuming from it takes the same strings", () => {
+    const parent = lines(40);
+    const keyed = parent.entries.map((e) => ({ ...e, key: `command\u0000${parent.text.slice(e.startIndex, e.endIndex)}` }));
+    const earlier = [outlineOf("bash", parent.text, keyed, parent.text.length)];
+    const at30 = parent.entries[30]!.startIndex;
+    const shared = sharedStart("bash", `${parent.text.slice(0, at30)}rm -rf /tmp/x\n`, earlier);
+    expect(shared?.entries.map((e) => e.key)).toEqual(keyed.slice(0, 30).map((e) => e.key));
+    expect(shared?.entries[29]?.key).toBe(earlier[0]!.keys[29]);
+  });
 });
 
 describe("commonPrefix", () => {

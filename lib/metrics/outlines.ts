@@ -22,6 +22,10 @@ export interface TopEntry {
   startIndex: number;
   endIndex: number;
   startRow: number;
+  /** what the readers' memories know the statement by (its type and text: ./tree-sitter), once
+   * made: a later script taking the statement from this one's outline takes the same string, whose
+   * hash is already computed, instead of cutting and hashing its text again */
+  key?: string;
 }
 
 /** Where the top-level children of a script's error-free parse lie. Kept for thousands of
@@ -34,12 +38,18 @@ export interface Outline {
   spans: Int32Array;
   /** boundaries at or before this offset may be used (the readers' confirmation, for bash) */
   confirmedUpTo: number;
+  /** each child's key (TopEntry), when it had one */
+  keys: readonly (string | undefined)[];
 }
 
 export function outlineOf(grammar: Grammar, text: string, entries: readonly TopEntry[], confirmedUpTo: number): Outline {
   const spans = new Int32Array(entries.length * 3);
   entries.forEach((e, i) => spans.set([e.startIndex, e.endIndex, e.isNamed ? e.startRow : -1 - e.startRow], i * 3));
-  return { grammar, text, types: entries.map((e) => e.type), spans, confirmedUpTo };
+  // Named children's keys only: the readers look every one of those up, which makes V8 flatten the
+  // key into a string of its own. An operator's key (`&`, `;`) is never looked up and stays a join
+  // pointing into the whole text it was cut from: handed on down a lineage, it would keep every
+  // ancestor's script alive.
+  return { grammar, text, types: entries.map((e) => e.type), spans, confirmedUpTo, keys: entries.map((e) => (e.isNamed ? e.key : undefined)) };
 }
 
 /** The first `count` children of an outline. */
@@ -47,7 +57,10 @@ export function entriesOf(outline: Outline, count: number): TopEntry[] {
   const out: TopEntry[] = [];
   for (let i = 0; i < count; i++) {
     const row = outline.spans[i * 3 + 2]!;
-    out.push({ type: outline.types[i]!, isNamed: row >= 0, startIndex: outline.spans[i * 3]!, endIndex: outline.spans[i * 3 + 1]!, startRow: row >= 0 ? row : -1 - row });
+    const entry: TopEntry = { type: outline.types[i]!, isNamed: row >= 0, startIndex: outline.spans[i * 3]!, endIndex: outline.spans[i * 3 + 1]!, startRow: row >= 0 ? row : -1 - row };
+    const key = outline.keys[i];
+    if (key !== undefined) entry.key = key;
+    out.push(entry);
   }
   return out;
 }

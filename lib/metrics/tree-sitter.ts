@@ -237,16 +237,17 @@ export function confirmOutline(grammar: Grammar, text: string, upTo: number): vo
 }
 
 function topLevel(text: string, entry: TopEntry, node: Node | null): TopLevel {
-  return { ...entry, key: `${entry.type}\u0000${text.slice(entry.startIndex, entry.endIndex)}`, node };
+  const { type, isNamed, startIndex, endIndex, startRow } = entry;
+  return { type, isNamed, startIndex, endIndex, startRow, key: entry.key ?? `${type}\u0000${text.slice(startIndex, endIndex)}`, node };
 }
 
 function entryOf(node: Node): TopEntry {
   return { type: node.type, isNamed: node.isNamed, startIndex: node.startIndex, endIndex: node.endIndex, startRow: node.startPosition.row };
 }
 
-/** A script's statements as an outline keeps them: without their keys and nodes. */
+/** A script's statements as an outline keeps them: with their keys, without their nodes. */
 function withoutNodes(statements: TopLevel[]): TopEntry[] {
-  return statements.map(({ key: _k, node: _n, ...entry }) => entry);
+  return statements.map(({ node: _n, ...entry }) => entry);
 }
 
 function wholeScript(text: string, tree: Tree): ParsedScript {
