@@ -245,11 +245,6 @@ function entryOf(node: Node): TopEntry {
   return { type: node.type, isNamed: node.isNamed, startIndex: node.startIndex, endIndex: node.endIndex, startRow: node.startPosition.row };
 }
 
-/** A script's statements as an outline keeps them: with their keys, without their nodes. */
-function withoutNodes(statements: TopLevel[]): TopEntry[] {
-  return statements.map(({ node: _n, ...entry }) => entry);
-}
-
 function wholeScript(text: string, tree: Tree): ParsedScript {
   const root = tree.rootNode;
   return { text, hasError: root.hasError, root, statements: root.children.map((node) => topLevel(text, entryOf(node), node)) };
@@ -260,14 +255,15 @@ function wholeScript(text: string, tree: Tree): ParsedScript {
  * thread (the scope's earlier texts and its own scripts), or whole. The tree is the scope's to keep.
  */
 function parseScript(parser: Parser, grammar: Grammar, source: string, scope: ReuseScope): { script: ParsedScript; tree: Tree } {
-  const remember = (entries: TopEntry[], confirmedUpTo: number) => scope.outlines.push(outlineOf(grammar, source, entries, confirmedUpTo));
+  // An outline packs what it needs of the statements (not their nodes).
+  const remember = (statements: TopLevel[], confirmedUpTo: number) => scope.outlines.push(outlineOf(grammar, source, statements, confirmedUpTo));
   const earlier = [...scope.earlier, ...scope.outlines];
   const shared = sharedStarts ? sharedStart(grammar, source, earlier) : null;
   const around = sharedStarts ? sharedAround(grammar, source, earlier, shared) : null;
   if (around) {
     const parsed = parseAround(parser, source, around);
     if (parsed) {
-      remember(withoutNodes(parsed.statements), grammar === "bash" ? around.head.at : source.length);
+      remember(parsed.statements, grammar === "bash" ? around.head.at : source.length);
       parseCounts.around++;
       return { script: { text: source, hasError: false, root: null, statements: parsed.statements }, tree: parsed.tree };
     }
@@ -278,7 +274,7 @@ function parseScript(parser: Parser, grammar: Grammar, source: string, scope: Re
     });
     if (tree && !tree.rootNode.hasError) {
       const statements = [...shared.entries.map((e) => topLevel(source, e, null)), ...tree.rootNode.children.map((node) => topLevel(source, entryOf(node), node))];
-      remember(withoutNodes(statements), grammar === "bash" ? shared.at : source.length);
+      remember(statements, grammar === "bash" ? shared.at : source.length);
       parseCounts.fromShared++;
       return { script: { text: source, hasError: false, root: null, statements }, tree };
     }
@@ -287,7 +283,7 @@ function parseScript(parser: Parser, grammar: Grammar, source: string, scope: Re
   } else parseCounts.whole++;
   const tree = parseFresh(parser, grammar, source);
   const script = wholeScript(source, tree);
-  if (!script.hasError) remember(withoutNodes(script.statements), grammar === "bash" ? 0 : source.length);
+  if (!script.hasError) remember(script.statements, grammar === "bash" ? 0 : source.length);
   return { script, tree };
 }
 
