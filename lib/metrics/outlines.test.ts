@@ -247,6 +247,16 @@ async function compareWithWhole<T>(opts: {
   return { fromShared: parseCounts.fromShared - before.fromShared, around: parseCounts.around - before.around };
 }
 
+/** Every reader of a pytest file (metrics, test names, the checks') and their memories. */
+const PYTEST_READERS = {
+  read: async (text: string) => ({ metrics: await measurePytest(text), names: await pytestTestNames(text), checks: await analysePytest(text) }),
+  clearMemories: () => {
+    clearPytestStatementMemo();
+    clearPytestReadings();
+  },
+  clearReading: clearPytestStatementMemo,
+};
+
 describe("a script parsed from the start it shares with one read before", () => {
   afterEach(() => useSharedStarts(true));
 
@@ -276,12 +286,7 @@ describe("a script parsed from the start it shares with one read before", () => 
       seed: 12,
       vocabularies: [PYTHON_BLOCKS, PYTHON_LINES],
       lines: [60, 60],
-      read: async (text) => ({ metrics: await measurePytest(text), names: await pytestTestNames(text), checks: await analysePytest(text) }),
-      clearMemories: () => {
-        clearPytestStatementMemo();
-        clearPytestReadings();
-      },
-      clearReading: clearPytestStatementMemo,
+      ...PYTEST_READERS,
     });
     expect(shared.fromShared).toBeGreaterThan(15);
   });
@@ -304,12 +309,7 @@ describe("a script parsed from the start it shares with one read before", () => 
         seed,
         vocabularies: [[...CHECKED_PYTHON, ...PYTHON_BLOCKS], [...PYTHON_BLOCKS, ...PYTHON_JOINING], [...PYTHON_LINES, ...PYTHON_JOINING]],
         lines: [40, 40],
-        read: async (text) => ({ metrics: await measurePytest(text), names: await pytestTestNames(text), checks: await analysePytest(text) }),
-        clearMemories: () => {
-          clearPytestStatementMemo();
-          clearPytestReadings();
-        },
-        clearReading: clearPytestStatementMemo,
+        ...PYTEST_READERS,
         edit: insertNearTop,
       });
       expect(counts.around, `seed ${seed}`).toBeGreaterThan(10);
