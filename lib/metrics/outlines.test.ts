@@ -46,6 +46,12 @@ describe("sharedStart", () => {
     expect(sharedStart("bash", child, [outline("python", parent)])).toBeNull();
   });
 
+  it("resumes the same script at its last statement (a helper a child keeps as it was)", () => {
+    const parent = lines(40);
+    expect(sharedStart("bash", parent.text, [outline("bash", parent)])).toEqual({ at: parent.entries[39]!.startIndex, row: 39, entries: parent.entries.slice(0, 39) });
+    expect(sharedStart("bash", parent.text, [outline("bash", parent, parent.entries[20]!.startIndex)])?.row).toBe(20);
+  });
+
   it("never resumes where the next character would continue the statement before", () => {
     const parent = lines(30);
     const earlier = [outline("bash", parent)];
@@ -279,6 +285,24 @@ describe("a script parsed from the start it shares with one read before", () => 
     });
     expect(shared.fromShared).toBeGreaterThan(40);
     expect(shared.around).toBe(0);
+  });
+
+  it("reads a script its parent had word for word as a whole parse does, glued lines repaired from the parent's repairs", async () => {
+    const shared = await compareWithWhole({
+      seed: 16,
+      vocabularies: [[...BASH_BLOCKS, ...GLUE_PRONE], [...BASH_LINES, ...GLUE_PRONE]],
+      lines: [30, 50],
+      read: async (text) => ({ metrics: await measureShell(text), spans: await shellStatementSpans(text) }),
+      clearMemories: () => {
+        clearBashStatementMemo();
+        clearShellStatementCache();
+      },
+      clearReading: clearBashStatementMemo,
+      edit: (_next, parent) => parent,
+    });
+    // The children and their repaired texts resume (110 here; 85 when a text equal to an earlier
+    // one was parsed whole, the repaired texts resuming from the unrepaired ones' first glue).
+    expect(shared.fromShared).toBeGreaterThan(100);
   });
 
   it("reads a pytest file as a whole parse of it does", async () => {

@@ -89,7 +89,8 @@ export function sharedStart(grammar: Grammar, text: string, earlier: Iterable<Ou
   if (text.length < MIN_SHARED) return null;
   let best: SharedStart | null = null;
   for (const outline of earlier) {
-    if (outline.grammar !== grammar || outline.text === text) continue;
+    // The same text too (a helper script a child keeps as it was): its last statement is parsed.
+    if (outline.grammar !== grammar) continue;
     const limit = Math.min(commonPrefix(text, outline.text), outline.confirmedUpTo);
     if (limit <= (best?.at ?? MIN_SHARED)) continue;
     const found = lastBoundary(text, outline, limit);

@@ -143,14 +143,10 @@ export async function readCandidate(job: CandidateJob): Promise<CandidateResult>
       },
       {
         earlier,
-        // The files' own texts only: not the texts with glued lines repaired (lib/metrics/shell-glue).
-        keep:
-          rec.status === "accepted"
-            ? (outlines) => {
-                const texts = new Set(parsed.texts.values());
-                keepParent(rec.task_id, outlines.filter((o) => texts.has(o.text)));
-              }
-            : undefined,
+        // Every script the readers read, the files' texts with glued lines repaired too
+        // (lib/metrics/shell-glue): a child repeating a glued line is repaired the same way, and
+        // its repaired text then resumes from the parent's instead of from the glue.
+        keep: rec.status === "accepted" ? (outlines) => keepParent(rec.task_id, outlines) : undefined,
       },
     );
     const searched = searchedText(parsed.texts);
