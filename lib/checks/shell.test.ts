@@ -95,6 +95,12 @@ CSRC
     const script = `SCRIPT=/usr/local/bin/nightly\ncat > "$SCRIPT" <<'EOS'\n#!/bin/sh\nset -eu\ndate > /var/log/app/nightly.heartbeat\nEOS\nchmod 755 "$SCRIPT"\n`;
     const a = await analyseShell(script);
     expect(a.artifacts.map((x) => `${x.line} ${x.path}`)).toEqual(["2 /usr/local/bin/nightly", "5 /var/log/app/nightly.heartbeat"]);
+    // A child's solution writes the same script further down (its reading is remembered by text).
+    const child = await analyseShell(`mkdir -p /var/log/app\n\n${script}rm -f /tmp/old\n`);
+    expect(child.artifacts.map((x) => `${x.line} ${x.path}`)).toEqual(["4 /usr/local/bin/nightly", "7 /var/log/app/nightly.heartbeat"]);
+    expect(child.removed.map((x) => `${x.line} ${x.path}`)).toEqual(["10 /tmp/old"]);
+    const again = await analyseShell(script);
+    expect(again.artifacts.map((x) => x.line)).toEqual([2, 5]);
   });
 });
 

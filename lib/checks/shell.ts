@@ -327,6 +327,9 @@ function readRepairing(text: string, lines: readonly string[], workdir: string |
 }
 
 const cache = new Lru<string, ShellAnalysis>(2048);
+/** The readings of scripts a solution writes, by their text: a child task's solution writes its
+ * parent's helper scripts word for word, and each would be parsed and read again. */
+const writtenScripts = new Lru<string, ShellAnalysis>(4096);
 
 /** Reads a solution script; `key` (blob hash plus workdir) caches the reading. */
 export async function analyseShell(source: string, opts: { key?: string; workdir?: string | null; depth?: number } = {}): Promise<ShellAnalysis> {
@@ -346,7 +349,11 @@ export async function analyseShell(source: string, opts: { key?: string; workdir
   // runs later, by the solution or by cron: what it creates is the step's work too.
   if (!result.hasError && (opts.depth ?? 0) === 0) {
     for (const body of shellHeredocs(lines)) {
-      const inner = await analyseShell(body.text, { depth: 1 });
+      let inner = writtenScripts.get(body.text);
+      if (!inner) {
+        inner = await analyseShell(body.text, { depth: 1 });
+        writtenScripts.set(body.text, inner);
+      }
       if (inner.hasError) continue;
       const shift = (n: number) => n + body.startRow;
       result = {
