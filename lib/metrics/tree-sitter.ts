@@ -64,6 +64,8 @@ interface ReuseScope {
   earlier: readonly Outline[];
   /** the outlines of the scripts parsed in the call without an error */
   outlines: Outline[];
+  /** where the readers found the first glued line of a bash text in the call (./shell-glue), or null */
+  glues: Map<string, number | null>;
   /** Set when the call has settled: a parse started by work it did not wait for keeps nothing. */
   closed: boolean;
 }
@@ -84,7 +86,7 @@ export async function withTreeReuse<T>(
   fn: () => Promise<T>,
   opts: { earlier?: readonly Outline[]; keep?: (outlines: Outline[]) => void } = {},
 ): Promise<T> {
-  const scope: ReuseScope = { trees: [], scripts: [], earlier: opts.earlier ?? [], outlines: [], closed: false };
+  const scope: ReuseScope = { trees: [], scripts: [], earlier: opts.earlier ?? [], outlines: [], glues: new Map(), closed: false };
   try {
     const result = await reuseScope.run(scope, fn);
     opts.keep?.(scope.outlines);
@@ -234,6 +236,20 @@ export function useSharedStarts(on: boolean): void {
 export function confirmOutline(grammar: Grammar, text: string, upTo: number): void {
   const outline = reuseScope.getStore()?.outlines.find((o) => o.grammar === grammar && o.text === text);
   if (outline && upTo > outline.confirmedUpTo) outline.confirmedUpTo = upTo;
+}
+
+/** A reader found the first glued line of the bash text `text` at `at` (null: none), inside
+ * `withTreeReuse` (./shell-glue). */
+export function noteGlue(text: string, at: number | null): void {
+  const scope = reuseScope.getStore();
+  if (scope && !scope.closed) scope.glues.set(text, at);
+}
+
+/** Where a reader found the first glued line of `text` in this `withTreeReuse` call; undefined
+ * when none has read it (or outside such a call). */
+export function knownGlue(text: string): number | null | undefined {
+  const scope = reuseScope.getStore();
+  return scope && !scope.closed ? scope.glues.get(text) : undefined;
 }
 
 function topLevel(text: string, entry: TopEntry, node: Node | null): TopLevel {
