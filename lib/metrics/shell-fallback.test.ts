@@ -4,10 +4,9 @@ import { describe, expect, it } from "vitest";
 import { heredocAtRisk } from "./heredoc-risk";
 import { measureShell } from "./shell";
 import { summarizeFacts } from "./shell-facts";
-import { readRepairingGlue } from "./shell-glue";
 import { readWithMvdan } from "./shell-mvdan";
 import { readBashTree } from "./shell-tree-sitter";
-import { withStatements, withTreeReuse } from "./tree-sitter";
+import { withStatements } from "./tree-sitter";
 
 const script = (...lines: string[]): string => `${lines.join("\n")}\n`;
 
@@ -99,27 +98,6 @@ describe("lines tree-sitter glues onto the previous command", () => {
     const metrics = await measureShell(source);
     expect(metrics).toMatchObject({ commands: expected.commands, tools: expected.tools, parser: "tree-sitter" });
     expect(metrics.commands).toBeGreaterThan(summarizeFacts(raw.facts).commands);
-  });
-
-  it("are found once per text by the readers of one candidate: the next reader repairs without reading the glued text", async () => {
-    const source = fs.readFileSync(path.join(import.meta.dirname, "fixtures", "glued-pipeline.sh"), "utf8");
-    const lines = source.split("\n");
-    const alone = await readRepairingGlue(source, (script) => readBashTree(script, lines));
-    const texts: string[][] = [];
-    const readings = await withTreeReuse(async () => {
-      const out = [];
-      for (let reader = 0; reader < 3; reader++) {
-        const read: string[] = [];
-        texts.push(read);
-        out.push(await readRepairingGlue(source, (script, text) => (read.push(text), readBashTree(script, lines))));
-      }
-      return out;
-    });
-    // The first reader reads the glued text and the repaired one; the others the repaired one only.
-    expect(texts.map((t) => t.length)).toEqual([2, 1, 1]);
-    expect(texts[1]).toEqual([texts[0]![1]]);
-    expect(texts[0]![0]).toBe(source);
-    for (const r of readings) expect(r).toEqual(alone);
   });
 });
 

@@ -4,7 +4,7 @@
 // distinct tools) and the checks' reading of a solution find the glue here and repair it the same
 // way. Server only.
 import type { Node } from "web-tree-sitter";
-import { confirmOutline, knownGlue, noteGlue, withStatements, type ParsedScript } from "./tree-sitter";
+import { confirmOutline, withStatements, type ParsedScript } from "./tree-sitter";
 
 /** An unescaped newline cannot be part of an unquoted word in bash. */
 export const NEWLINE_IN_WORD = /(^|[^\\])\n/;
@@ -50,9 +50,6 @@ const MAX_REPAIRS = 8;
  * leaves null for a tree with syntax errors), a `;` is written where the glue starts (the same thing
  * to the shell; rows are unchanged) and the text is parsed again, up to MAX_REPAIRS times. The last
  * reading is returned: one that still has `gluedAt` set is the caller's to distrust.
- * `gluedAt` must be the earliest `glueIn` of the script's commands (`earlierGlue` over every
- * command of its top-level statements), as every reader here gives it: then it is the text's, and
- * inside `withTreeReuse` a text one reader found glued is repaired for the next without reading it.
  */
 export async function readRepairingGlue<T extends { gluedAt: number | null }>(source: string, read: (script: ParsedScript, text: string) => T): Promise<T> {
   return (await readRepairingGlueMapped(source, read)).reading;
@@ -71,21 +68,15 @@ export async function readRepairingGlueMapped<T extends { gluedAt: number | null
   const inserted: number[] = [];
   for (let left = MAX_REPAIRS; ; left--) {
     const parsed = text;
-    // Another reader found where this text glues (a candidate's solution has three readers): the
-    // glued reading would be thrown away.
-    let at = left > 0 ? knownGlue(parsed) : undefined;
-    if (at === undefined || at === null) {
-      const reading = await withStatements("bash", parsed, (script) => read(script, parsed));
-      // Its statements before the first glue read as tree-sitter reads them anywhere: another script
-      // sharing them may be parsed from there on (./outlines).
-      confirmOutline("bash", parsed, reading.gluedAt ?? parsed.length);
-      noteGlue(parsed, reading.gluedAt);
-      if (reading.gluedAt === null || left === 0) {
-        const toSource = (offset: number) => offset - inserted.filter((k) => k < offset).length;
-        return { reading, toSource };
-      }
-      at = reading.gluedAt;
+    const reading = await withStatements("bash", parsed, (script) => read(script, parsed));
+    // Its statements before the first glue read as tree-sitter reads them anywhere: another script
+    // sharing them may be parsed from there on (./outlines).
+    confirmOutline("bash", parsed, reading.gluedAt ?? parsed.length);
+    if (reading.gluedAt === null || left === 0) {
+      const toSource = (offset: number) => offset - inserted.filter((at) => at < offset).length;
+      return { reading, toSource };
     }
+    const at = reading.gluedAt;
     for (let k = 0; k < inserted.length; k++) if (inserted[k]! >= at) inserted[k]!++;
     inserted.push(at);
     text = `${text.slice(0, at)};${text.slice(at)}`;

@@ -64,8 +64,6 @@ interface ReuseScope {
   earlier: readonly Outline[];
   /** the outlines of the scripts parsed in the call without an error */
   outlines: Outline[];
-  /** where the readers found the first glued line of a bash text in the call (./shell-glue), or null */
-  glues: Map<string, number | null>;
   /** Set when the call has settled: a parse started by work it did not wait for keeps nothing. */
   closed: boolean;
 }
@@ -86,7 +84,7 @@ export async function withTreeReuse<T>(
   fn: () => Promise<T>,
   opts: { earlier?: readonly Outline[]; keep?: (outlines: Outline[]) => void } = {},
 ): Promise<T> {
-  const scope: ReuseScope = { trees: [], scripts: [], earlier: opts.earlier ?? [], outlines: [], glues: new Map(), closed: false };
+  const scope: ReuseScope = { trees: [], scripts: [], earlier: opts.earlier ?? [], outlines: [], closed: false };
   try {
     const result = await reuseScope.run(scope, fn);
     opts.keep?.(scope.outlines);
@@ -135,6 +133,7 @@ export function editBetween(from: string, to: string): { edit: Edit; shared: num
 }
 
 function parseFresh(parser: Parser, grammar: Grammar, source: string): Tree {
+  parsedChars[grammar] += source.length;
   const tree = parser.parse(source);
   if (!tree) throw new Error(`tree-sitter-${grammar} returned no tree`);
   return tree;
@@ -152,6 +151,7 @@ function parseReusing(parser: Parser, grammar: Grammar, source: string, scope: R
   const old = best.tree.copy();
   try {
     old.edit(best.edit);
+    parsedChars[grammar] += source.length;
     const tree = parser.parse(source, old);
     if (!tree) throw new Error(`tree-sitter-${grammar} returned no tree`);
     // Error recovery may settle differently when parts of the old tree are reused (seen on random
@@ -223,6 +223,10 @@ export class PrefixMiss extends Error {
  * reader missed a statement, or the rest had an error). */
 export const parseCounts = { whole: 0, fromShared: 0, around: 0, wholeAgain: 0 };
 
+/** Characters handed to the parser in this thread, by grammar: a parse from a shared start or
+ * around a run counts its ranges only (benchmarks: bench/readers.ts). */
+export const parsedChars: Record<Grammar, number> = { bash: 0, python: 0 };
+
 let sharedStarts = true;
 
 /** Whether scripts may be parsed from a start they share with an earlier one (on by default;
@@ -236,20 +240,6 @@ export function useSharedStarts(on: boolean): void {
 export function confirmOutline(grammar: Grammar, text: string, upTo: number): void {
   const outline = reuseScope.getStore()?.outlines.find((o) => o.grammar === grammar && o.text === text);
   if (outline && upTo > outline.confirmedUpTo) outline.confirmedUpTo = upTo;
-}
-
-/** A reader found the first glued line of the bash text `text` at `at` (null: none), inside
- * `withTreeReuse` (./shell-glue). */
-export function noteGlue(text: string, at: number | null): void {
-  const scope = reuseScope.getStore();
-  if (scope && !scope.closed) scope.glues.set(text, at);
-}
-
-/** Where a reader found the first glued line of `text` in this `withTreeReuse` call; undefined
- * when none has read it (or outside such a call). */
-export function knownGlue(text: string): number | null | undefined {
-  const scope = reuseScope.getStore();
-  return scope && !scope.closed ? scope.glues.get(text) : undefined;
 }
 
 function topLevel(text: string, entry: TopEntry, node: Node | null): TopLevel {
@@ -277,7 +267,7 @@ function parseScript(parser: Parser, grammar: Grammar, source: string, scope: Re
   const shared = sharedStarts ? sharedStart(grammar, source, earlier) : null;
   const around = sharedStarts ? sharedAround(grammar, source, earlier, shared) : null;
   if (around) {
-    const parsed = parseAround(parser, source, around);
+    const parsed = parseAround(parser, grammar, source, around);
     if (parsed) {
       remember(parsed.statements, grammar === "bash" ? around.head.at : source.length);
       parseCounts.around++;
@@ -285,6 +275,7 @@ function parseScript(parser: Parser, grammar: Grammar, source: string, scope: Re
     }
   }
   if (shared) {
+    parsedChars[grammar] += source.length - shared.at;
     const tree = parser.parse(source, null, {
       includedRanges: [{ startIndex: shared.at, endIndex: source.length, startPosition: { row: shared.row, column: 0 }, endPosition: pointAt(source, source.length) }],
     });
@@ -306,12 +297,13 @@ function parseScript(parser: Parser, grammar: Grammar, source: string, scope: Re
 /** `source` parsed in the two ranges around an earlier script's run of statements (./outlines
  * `sharedAround`), or null when the parse has an error or a top-level child reaching across the run
  * (text inserted before the run that the run's first statement would have ended, as a decorator). */
-function parseAround(parser: Parser, source: string, around: SharedAround): { statements: TopLevel[]; tree: Tree } | null {
+function parseAround(parser: Parser, grammar: Grammar, source: string, around: SharedAround): { statements: TopLevel[]; tree: Tree } | null {
   const { head, from, fromRow, to, toRow } = around;
   const ranges = [
     ...(from > head.at ? [{ startIndex: head.at, endIndex: from, startPosition: { row: head.row, column: 0 }, endPosition: { row: fromRow, column: 0 } }] : []),
     { startIndex: to, endIndex: source.length, startPosition: { row: toRow, column: 0 }, endPosition: pointAt(source, source.length) },
   ];
+  for (const r of ranges) parsedChars[grammar] += r.endIndex - r.startIndex;
   const tree = parser.parse(source, null, { includedRanges: ranges });
   if (!tree) return null;
   const nodes = tree.rootNode.children;

@@ -1,0 +1,73 @@
+// npx tsx bench/readers.ts --run DIR [--share N] [--out bench/out]
+// What a reader thread of an import costs, without a database: a native run's candidates read in
+// lineage.jsonl order in this one thread, as a reader thread reads them (parents kept for their
+// children), with `--share N` only the lineages of every Nth seed (an import with N reader threads
+// gives each about that share). Prints CPU milliseconds per candidate by round, and how the scripts
+// were parsed: how many parses went whole, from a shared start or around an insertion, and how
+// many characters each grammar's parses took. Compare two commits on the same machine, run after
+// run, alternating: the same code varies by ±5 % from one run to the next.
+import fs from "node:fs";
+import path from "node:path";
+import { parseArgs } from "node:util";
+import { readCandidate } from "@/lib/ingest/native/read-candidate";
+import { lineageSchema } from "@/lib/ingest/native/schemas";
+import { parseCounts, parsedChars } from "@/lib/metrics/tree-sitter";
+
+const { values: args } = parseArgs({
+  options: {
+    run: { type: "string" },
+    share: { type: "string", default: "1" },
+    out: { type: "string", default: "bench/out" },
+  },
+});
+if (!args.run) throw new Error("--run DIR: a run directory (npx rst-curator generate --out DIR)");
+const dir = path.resolve(args.run);
+const share = Number(args.share);
+if (!Number.isInteger(share) || share < 1) throw new Error("--share takes a whole number of at least 1");
+
+const records = fs
+  .readFileSync(path.join(dir, "lineage.jsonl"), "utf8")
+  .split("\n")
+  .map((line, i) => ({ line: i + 1, text: line }))
+  .filter((l) => l.text.trim() !== "")
+  .map((l) => ({ line: l.line, rec: lineageSchema.parse(JSON.parse(l.text)) }));
+
+// Each lineage goes with its seed (parents come before their children in lineage.jsonl).
+const seedOf = new Map<string, string>();
+for (const { rec } of records) seedOf.set(rec.task_id, rec.parent_id === null ? rec.task_id : (seedOf.get(rec.parent_id) ?? rec.parent_id));
+const seeds = records.filter((r) => r.rec.parent_id === null).map((r) => r.rec.task_id);
+const mine = new Set(seeds.filter((_, i) => i % share === 0));
+
+const byRound = new Map<number, { candidates: number; ms: number }>();
+let candidates = 0;
+let ms = 0;
+for (const { line, rec } of records) {
+  if (!mine.has(seedOf.get(rec.task_id) ?? "")) continue;
+  const before = process.cpuUsage();
+  await readCandidate({ dir, rec, line, evals: [], solverModel: null, knownHash: null, knownTrials: [], searchText: false, lineageDeclared: true });
+  const used = process.cpuUsage(before);
+  const spent = (used.user + used.system) / 1000;
+  const round = byRound.get(rec.round) ?? { candidates: 0, ms: 0 };
+  round.candidates++;
+  round.ms += spent;
+  byRound.set(rec.round, round);
+  candidates++;
+  ms += spent;
+}
+
+const rounds = [...byRound].sort((a, b) => a[0] - b[0]).map(([round, r]) => ({ round, candidates: r.candidates, msPerCandidate: +(r.ms / r.candidates).toFixed(2) }));
+for (const r of rounds) console.log(`round ${String(r.round).padStart(2)}: ${String(r.candidates).padStart(6)} candidates, ${r.msPerCandidate.toFixed(2)} ms CPU each`);
+const result = {
+  run: dir,
+  share,
+  candidates,
+  msPerCandidate: +(ms / candidates).toFixed(2),
+  rounds,
+  parses: { ...parseCounts },
+  parsedChars: { ...parsedChars },
+};
+console.log(`${candidates} candidates, ${result.msPerCandidate} ms CPU each; parses ${JSON.stringify(result.parses)}; characters parsed ${JSON.stringify(result.parsedChars)}`);
+fs.mkdirSync(args.out, { recursive: true });
+const file = path.join(args.out, `readers-${new Date().toISOString().replace(/[:.]/g, "-")}.json`);
+fs.writeFileSync(file, `${JSON.stringify(result, null, 2)}\n`);
+console.log(`wrote ${file}`);
