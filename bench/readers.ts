@@ -9,8 +9,10 @@
 import fs from "node:fs";
 import path from "node:path";
 import { parseArgs } from "node:util";
+import { formatIssue, IssueList } from "@/lib/ingest/errors";
+import { readJsonl } from "@/lib/ingest/jsonl";
 import { readCandidate } from "@/lib/ingest/native/read-candidate";
-import { lineageSchema } from "@/lib/ingest/native/schemas";
+import { lineageSchema, type LineageRecord } from "@/lib/ingest/native/schemas";
 import { parseCounts, parsedChars } from "@/lib/metrics/tree-sitter";
 
 const { values: args } = parseArgs({
@@ -25,12 +27,10 @@ const dir = path.resolve(args.run);
 const share = Number(args.share);
 if (!Number.isInteger(share) || share < 1) throw new Error("--share takes a whole number of at least 1");
 
-const records = fs
-  .readFileSync(path.join(dir, "lineage.jsonl"), "utf8")
-  .split("\n")
-  .map((line, i) => ({ line: i + 1, text: line }))
-  .filter((l) => l.text.trim() !== "")
-  .map((l) => ({ line: l.line, rec: lineageSchema.parse(JSON.parse(l.text)) }));
+const issues = new IssueList();
+const records: { line: number; rec: LineageRecord }[] = [];
+for await (const { line, value } of readJsonl(path.join(dir, "lineage.jsonl"), "lineage.jsonl", lineageSchema, issues)) records.push({ line, rec: value });
+if (issues.size > 0) throw new Error(issues.items.map(formatIssue).join("\n"));
 
 // Each lineage goes with its seed (parents come before their children in lineage.jsonl).
 const seedOf = new Map<string, string>();
