@@ -65,13 +65,45 @@ test("a text with thousands of distinct words: each lexeme with all its position
   expect(searchIndexOfText(words.join("\n"))).toEqual(searchIndex(words.join(" ")));
 });
 
+/** The lexemes of a binary vector (searchIndex), in the order it sends them. */
+function lexemesOf(vector: Uint8Array): string[] {
+  const view = Buffer.from(vector.buffer, vector.byteOffset, vector.byteLength);
+  const out: string[] = [];
+  let at = 4;
+  for (let i = view.readInt32BE(0); i > 0; i--) {
+    const end = view.indexOf(0, at);
+    out.push(view.toString("latin1", at, end));
+    at = end + 1;
+    at += 2 + 2 * view.readUInt16BE(at);
+  }
+  return out;
+}
+
+test("the binary vector sends its lexemes in PostgreSQL's order, long words sharing their start too", () => {
+  // Words of up to 12 characters from a small alphabet share their first 7 often; digits sort
+  // before letters, and a word before the longer ones it starts.
+  let seed = 7;
+  const next = () => {
+    seed = (seed * 1103515245 + 12345) & 0x7fffffff;
+    return seed / 0x7fffffff;
+  };
+  const words = Array.from({ length: 3000 }, () => {
+    const length = 1 + Math.floor(next() * 12);
+    return Array.from({ length }, () => "ab09Z"[Math.floor(next() * 5)]).join("");
+  });
+  const lexemes = lexemesOf(searchIndexOfText(words.join(" "))!.vector);
+  const expected = [...new Set(words.map((w) => w.toLowerCase()))].sort();
+  expect(lexemes).toEqual(expected);
+  expect(lexemes.length).toBeGreaterThan(1000);
+});
+
 test("searchIndexOfText is searchIndex of the text's searchWords, for any text", () => {
   let seed = 99;
   const next = () => {
     seed = (seed * 1103515245 + 12345) & 0x7fffffff;
     return seed / 0x7fffffff;
   };
-  const alphabets = ["abcxyzE", "0123456789", "eE", "_ ", "ABZ", "0123456789eE", " \t\n", "-./:'\"$(){}[]|&;<>#=*", "\u00e9\u00dc\u0663", "\u{1F600}"];
+  const alphabets = ["abcxyzE", "0123456789", "eE", "_ ", "ABZ", "0123456789eE", " \t\n", "-./:'\"$(){}[]|&;<>#=*", "\u00e9\u00dc\u0663", "\u{1F600}", "\u2192\u2014\u201c\u201d\u00ad\u00a0", "\u00b2\u00bd\u{1D400}\uff21\ue000"];
   const texts = [
     "",
     "   ",
@@ -85,8 +117,9 @@ test("searchIndexOfText is searchIndex of the text's searchWords, for any text",
     "a ".repeat(300),
   ];
   for (let i = 0; i < 4000; i++) {
-    // Mostly ASCII, as tasks are; one in ten with a non-ASCII letter, digit or symbol.
-    const pool = i % 10 === 0 ? alphabets : alphabets.slice(0, 8);
+    // Mostly ASCII, as tasks are; one in ten with a non-ASCII letter, digit or symbol, and one in
+    // ten with non-ASCII separators only (`→`, `—`, quotation marks: read in the one pass too).
+    const pool = i % 10 === 0 ? alphabets : i % 10 === 5 ? [...alphabets.slice(0, 8), alphabets[10] ?? ""] : alphabets.slice(0, 8);
     let t = "";
     const len = 1 + Math.floor(next() * 60);
     for (let j = 0; j < len; j++) {

@@ -89,9 +89,10 @@ function isScientific(text: string, start: number, end: number): boolean {
 }
 
 /**
- * The lexemes, positions and word pairs of the tokens of ASCII `text`: its runs of [A-Za-z0-9],
- * whatever lies between them. For searchWords' output (runs of letters, digits and `_` between
- * spaces) and for any ASCII text alike, since searchWords only turns runs of the rest into spaces.
+ * The lexemes, positions and word pairs of the tokens of `text`: its runs of [A-Za-z0-9], whatever
+ * lies between them. For searchWords' output (runs of letters, digits and `_` between spaces) and
+ * for any text alike whose characters outside ASCII are not letters or digits (keepsOtherCharacters),
+ * since searchWords only turns runs of the rest into spaces.
  * A token is found among the lexemes by the hash its word pair needs anyway (an open-addressing
  * table of lexeme numbers) and compared in place: only a new lexeme becomes a string (a task's
  * ≈ 2,500 tokens are ≈ 400 lexemes).
@@ -101,59 +102,91 @@ function readTokens(text: string): Words | null {
   let table = lexemeTable;
   table.fill(0);
   // A word pair for every position after the first: at most one per two characters.
-  const pairs = new Int32Array(Math.ceil(text.length / 2));
+  if (pairBuffer.length < text.length / 2) pairBuffer = new Int32Array(Math.ceil(text.length / 2));
+  const pairs = pairBuffer;
   let pairCount = 0;
   let previous = 0;
-  let hash = FNV_OFFSET;
   let position = 0;
-  let start = -1;
-  // One pass over the characters: a token ends at any other character (and at the end).
-  for (let i = 0; i <= text.length; i++) {
-    const c = i < text.length ? text.charCodeAt(i) : 32;
-    const lower = c >= 65 && c <= 90 ? c + 32 : c;
-    if ((lower >= 97 && lower <= 122) || (c >= 48 && c <= 57)) {
-      if (start < 0) start = i;
-      hash = Math.imul(hash ^ lower, FNV_PRIME);
-      continue;
-    }
-    if (start >= 0) {
-      if (i - start > MAX_WORD || (text.charCodeAt(start) <= 57 && isScientific(text, start, i))) return null;
-      position += 1;
-      if (position > MAX_POSITION) return null;
-      const mask = table.length - 1;
-      let slot = hash & mask;
-      let lexeme: Lexeme | undefined;
-      for (let n = table[slot]!; n !== 0; slot = (slot + 1) & mask, n = table[slot]!) {
-        const known = lexemes[n - 1]!;
-        if (known.hash === hash && isWord(known.word, text, start, i)) {
-          lexeme = known;
-          break;
-        }
+  const length = text.length;
+  let i = 0;
+  for (;;) {
+    // Past the separators (TOKEN_CHARACTER 0: anything but ASCII letters and digits)…
+    let c = 0;
+    while (i < length && TOKEN_CHARACTER[(c = text.charCodeAt(i))] === 0) i++;
+    if (i >= length) break;
+    // …to the end of the token.
+    const start = i;
+    let hash = FNV_OFFSET;
+    do {
+      hash = Math.imul(hash ^ TOKEN_CHARACTER[c]!, FNV_PRIME);
+      i++;
+    } while (i < length && TOKEN_CHARACTER[(c = text.charCodeAt(i))] !== 0);
+    if (i - start > MAX_WORD || (text.charCodeAt(start) <= 57 && isScientific(text, start, i))) return null;
+    position += 1;
+    if (position > MAX_POSITION) return null;
+    const mask = table.length - 1;
+    let slot = hash & mask;
+    let lexeme: Lexeme | undefined;
+    for (let n = table[slot]!; n !== 0; slot = (slot + 1) & mask, n = table[slot]!) {
+      const known = lexemes[n - 1]!;
+      if (known.hash === hash && isWord(known.word, text, start, i)) {
+        lexeme = known;
+        break;
       }
-      if (lexeme === undefined) {
-        lexemes.push({ word: text.slice(start, i).toLowerCase(), hash, positions: [position] });
-        table[slot] = lexemes.length;
-        // Kept at most half full, so that a probe ends soon at an empty slot.
-        if (lexemes.length * 2 > table.length) table = lexemeTable = tableOf(lexemes, table.length * 2);
-      } else if (lexeme.positions.length < MAX_POSITIONS) lexeme.positions.push(position);
-      if (position > 1) pairs[pairCount++] = wordPair(previous, hash);
-      previous = hash;
     }
-    hash = FNV_OFFSET;
-    start = -1;
+    if (lexeme === undefined) {
+      lexemes.push({ word: text.slice(start, i).toLowerCase(), hash, positions: [position] });
+      table[slot] = lexemes.length;
+      // Kept at most half full, so that a probe ends soon at an empty slot.
+      if (lexemes.length * 2 > table.length) table = lexemeTable = tableOf(lexemes, table.length * 2);
+    } else if (lexeme.positions.length < MAX_POSITIONS) lexeme.positions.push(position);
+    if (position > 1) pairs[pairCount++] = wordPair(previous, hash);
+    previous = hash;
   }
   return { lexemes, pairs: sortedUnique(pairs.subarray(0, pairCount)) };
 }
 
+/** Each UTF-16 code unit's character as a token holds it (ASCII letters lower-cased, digits), or 0
+ * for a separator: everything else. */
+const TOKEN_CHARACTER = new Uint8Array(65_536);
+for (let c = 48; c <= 57; c++) TOKEN_CHARACTER[c] = c;
+for (let c = 97; c <= 122; c++) TOKEN_CHARACTER[c] = TOKEN_CHARACTER[c - 32] = c;
+
+/** readTokens' word pairs before sortedUnique, kept between calls (it only grows). */
+let pairBuffer = new Int32Array(8192);
+
 const NOT_ASCII = /[^\x00-\x7f]/;
+const EACH_NOT_ASCII = /[^\x00-\x7f]/g;
+const LETTER_OR_DIGIT = /^[\p{L}\p{N}]$/u;
+/** Characters outside ASCII below the surrogates: 0 not looked at yet, 1 a separator to
+ * searchWords as to readTokens, 2 a letter or digit, which searchWords keeps. */
+const otherCharacters = new Uint8Array(0xd800);
+
+/** Whether searchWords keeps a character of `text` outside ASCII (a letter or digit of another
+ * script), which readTokens would take for a separator. Surrogates and the rest of the code units
+ * from there on count as kept, to keep this simple. Most texts have none or a few such characters
+ * (`→`, `—`, quotation marks), each looked at once. */
+function keepsOtherCharacters(text: string): boolean {
+  if (!NOT_ASCII.test(text)) return false;
+  EACH_NOT_ASCII.lastIndex = 0;
+  for (let m = EACH_NOT_ASCII.exec(text); m !== null; m = EACH_NOT_ASCII.exec(text)) {
+    const c = text.charCodeAt(m.index);
+    if (c >= 0xd800) return true;
+    let kind = otherCharacters[c];
+    if (kind === 0) kind = otherCharacters[c] = LETTER_OR_DIGIT.test(String.fromCharCode(c)) ? 2 : 1;
+    if (kind === 2) return true;
+  }
+  return false;
+}
 
 /**
- * searchIndex(searchWords(text)) without building the words: for ASCII text, one pass over
- * the text itself (searchWords' Unicode-aware replace and the lower-casing of the whole text were
- * ≈ 4 % of an import's reading: docs/benchmarks.md, session 28); other text goes the long way.
+ * searchIndex(searchWords(text)) without building the words: one pass over the text itself
+ * (searchWords' Unicode-aware replace and the lower-casing of the whole text were ≈ 4 % of an
+ * import's reading: docs/benchmarks.md, session 28). Text with letters or digits outside ASCII
+ * goes the long way.
  */
 export function searchIndexOfText(text: string): SearchIndex | null {
-  if (NOT_ASCII.test(text)) return searchIndex(searchWords(text));
+  if (keepsOtherCharacters(text)) return searchIndex(searchWords(text));
   const read = readTokens(text);
   return read && { vector: binaryVector(read.lexemes), pairs: read.pairs };
 }
@@ -165,7 +198,7 @@ export function searchIndexOfText(text: string): SearchIndex | null {
  * readWords admits is JavaScript's string order; the database would sort them otherwise.
  */
 function binaryVector(lexemes: readonly Lexeme[]): Uint8Array {
-  const sorted = [...lexemes].sort((a, b) => (a.word < b.word ? -1 : a.word > b.word ? 1 : 0));
+  const sorted = sortedLexemes(lexemes);
   let size = 4;
   for (const l of sorted) size += l.word.length + 3 + 2 * l.positions.length;
   const out = Buffer.allocUnsafe(size);
@@ -182,6 +215,46 @@ function binaryVector(lexemes: readonly Lexeme[]): Uint8Array {
     }
   }
   return out;
+}
+
+/** Characters of a lexeme that sortedLexemes orders by number: base 37, a word's end 0. */
+const KEY_CHARACTERS = 7;
+/** Lexemes of a text are fewer than this (each has a position up to MAX_POSITION). */
+const LEXEME_LIMIT = MAX_POSITION + 1;
+
+/**
+ * The lexemes in string order. Each gets a number from its first KEY_CHARACTERS characters (digits
+ * 1–10, letters 11–36, 0 past the end: the order of their bytes, a prefix first) times
+ * LEXEME_LIMIT plus its index, exact in a double (37^7 × 16,384 < 2^53); a Float64Array sorts
+ * those without a comparator, several times faster than comparing the strings. Words that share
+ * their first KEY_CHARACTERS characters are then ordered by the whole word.
+ */
+function sortedLexemes(lexemes: readonly Lexeme[]): Lexeme[] {
+  const n = lexemes.length;
+  const keys = new Float64Array(n);
+  for (let i = 0; i < n; i++) {
+    const word = (lexemes[i] as Lexeme).word;
+    let key = 0;
+    for (let k = 0; k < KEY_CHARACTERS; k++) {
+      const c = k < word.length ? word.charCodeAt(k) : 0;
+      key = key * 37 + (c === 0 ? 0 : c <= 57 ? c - 47 : c - 86);
+    }
+    keys[i] = key * LEXEME_LIMIT + i;
+  }
+  keys.sort();
+  const sorted: Lexeme[] = new Array<Lexeme>(n);
+  let runStart = 0;
+  for (let i = 0; i <= n; i++) {
+    if (i < n) sorted[i] = lexemes[keys[i]! % LEXEME_LIMIT] as Lexeme;
+    if (i === n || Math.floor(keys[i]! / LEXEME_LIMIT) !== Math.floor(keys[runStart]! / LEXEME_LIMIT)) {
+      if (i - runStart > 1) {
+        const run = sorted.slice(runStart, i).sort((a, b) => (a.word < b.word ? -1 : 1));
+        for (let k = 0; k < run.length; k++) sorted[runStart + k] = run[k] as Lexeme;
+      }
+      runStart = i;
+    }
+  }
+  return sorted;
 }
 
 /**
@@ -233,14 +306,32 @@ export function wordHash(word: string): number {
   return h;
 }
 
+/** sortedUnique's set of the values seen (0 is an empty slot), kept between calls. */
+let seenTable = new Int32Array(4096);
+
+/** The distinct values of `values` (none of them 0: wordPair never is), sorted. Repeats are
+ * dropped first through an open-addressing set (the values are hashes already), so that only the
+ * distinct ones are sorted: a task's text repeats about half of its word pairs. */
 function sortedUnique(values: Int32Array): Int32Array {
-  values.sort();
+  let size = seenTable.length;
+  while (size < values.length * 2) size *= 2;
+  if (size === seenTable.length) seenTable.fill(0);
+  else seenTable = new Int32Array(size);
+  const table = seenTable;
+  const mask = size - 1;
   let n = 0;
   for (let i = 0; i < values.length; i++) {
     const v = values[i] as number;
-    if (n === 0 || values[n - 1] !== v) values[n++] = v;
+    let slot = v & mask;
+    for (let t = table[slot]!; t !== v; slot = (slot + 1) & mask, t = table[slot]!) {
+      if (t === 0) {
+        table[slot] = v;
+        values[n++] = v;
+        break;
+      }
+    }
   }
-  return values.slice(0, n);
+  return values.subarray(0, n).sort().slice();
 }
 
 /** The values of sorted `of` that sorted `without` lacks. */
