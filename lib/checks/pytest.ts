@@ -186,12 +186,15 @@ class ConstantAwareMemo<R> {
   }
 
   read(statement: TopLevel, env: ReadonlyMap<string, string>, read: (node: Node, env: Env) => R): R {
-    const fresh = (node: Node): Asked<R> => {
-      const asking = new AskedEnv(env);
-      const reading = read(node, asking);
-      return { reading, asked: asking.asked };
-    };
-    return this.memo.read(statement, fresh, (known) => known.asked.every(([name, value]) => env.get(name) === value)).reading;
+    return this.memo.read(
+      statement,
+      (node) => {
+        const asking = new AskedEnv(env);
+        const reading = read(node, asking);
+        return { reading, asked: asking.asked };
+      },
+      (known) => known.asked.every(([name, value]) => env.get(name) === value),
+    ).reading;
   }
 
   clear(): void {
@@ -250,19 +253,20 @@ function assemble(parts: readonly { walk: StatementWalk; startIndex: number; sta
   const tests: Placed[] = [];
   const helpers = new Map<string, Placed>();
   const all: PathRef[] = [];
+  // Made once, not for each statement (tsx names every closure it makes: lib/checks/shell.ts).
+  const ref = (r: StatementRef, startRow: number): PathRef => ({ path: r.path, kind: r.kind, line: startRow + r.row + 1, excerpt: excerpt(startRow + r.row) });
+  const place = (s: Scope, startIndex: number, startRow: number): Placed => ({
+    name: s.name,
+    startRow: startRow + s.row,
+    asserts: s.asserts,
+    paths: s.paths.map((r) => ref(r, startRow)),
+    listed: [...s.listed],
+    text: text.slice(startIndex + s.start, startIndex + s.stop),
+  });
   for (const { walk, startIndex, startRow } of parts) {
-    const ref = (r: StatementRef): PathRef => ({ path: r.path, kind: r.kind, line: startRow + r.row + 1, excerpt: excerpt(startRow + r.row) });
-    const place = (s: Scope): Placed => ({
-      name: s.name,
-      startRow: startRow + s.row,
-      asserts: s.asserts,
-      paths: s.paths.map(ref),
-      listed: [...s.listed],
-      text: text.slice(startIndex + s.start, startIndex + s.stop),
-    });
-    for (const t of walk.tests) tests.push(place(t));
-    for (const h of walk.helpers) helpers.set(h.name, place(h));
-    for (const r of walk.all) all.push(ref(r));
+    for (const t of walk.tests) tests.push(place(t, startIndex, startRow));
+    for (const h of walk.helpers) helpers.set(h.name, place(h, startIndex, startRow));
+    for (const r of walk.all) all.push(ref(r, startRow));
   }
   const constantRefs = new Map<string, PathRef[]>();
   for (const [name, value] of env) {

@@ -166,8 +166,12 @@ function wordValue(parts: WordParts, reader: Reader): Word {
   return text;
 }
 
+/** A span read at row 0 of its statement, moved to the statement's row. */
+function shifted(span: Span, baseRow: number): Span {
+  return { startRow: span.startRow + baseRow, endRow: span.endRow + baseRow };
+}
+
 function play(reader: Reader, events: readonly Event[], baseRow: number): void {
-  const shift = (span: Span): Span => ({ startRow: span.startRow + baseRow, endRow: span.endRow + baseRow });
   for (const e of events) {
     switch (e.kind) {
       case "assign":
@@ -180,12 +184,12 @@ function play(reader: Reader, events: readonly Event[], baseRow: number): void {
         reader.simpleCommand(
           e.words.map((w) => wordValue(w, reader)),
           e.rows.map((row) => row + baseRow),
-          shift(e.span),
+          shifted(e.span, baseRow),
           e.top,
         );
         break;
       case "redirect":
-        reader.redirectTo(e.op, wordValue(e.target, reader), e.row + baseRow, shift(e.span), e.top);
+        reader.redirectTo(e.op, wordValue(e.target, reader), e.row + baseRow, shifted(e.span, baseRow), e.top);
         break;
     }
   }
