@@ -4,8 +4,9 @@
 // children), with `--share N` only the lineages of every Nth seed (an import with N reader threads
 // gives each about that share). Prints CPU milliseconds per candidate by round, and how the scripts
 // were parsed: how many parses went whole, from a shared start or around an insertion, and how
-// many characters each grammar's parses took. Compare two commits on the same machine, run after
-// run, alternating: the same code varies by ±5 % from one run to the next.
+// many characters each grammar's parses took, in all and per candidate of each round. Compare two
+// commits on the same machine, run after run, alternating: the same code varies by ±5 % from one
+// run to the next.
 import fs from "node:fs";
 import path from "node:path";
 import { parseArgs } from "node:util";
@@ -38,25 +39,47 @@ for (const { rec } of records) seedOf.set(rec.task_id, rec.parent_id === null ? 
 const seeds = records.filter((r) => r.rec.parent_id === null).map((r) => r.rec.task_id);
 const mine = new Set(seeds.filter((_, i) => i % share === 0));
 
-const byRound = new Map<number, { candidates: number; ms: number }>();
+/** A round's candidates, their CPU, and the characters their parses took by grammar. */
+interface RoundCost {
+  candidates: number;
+  ms: number;
+  bash: number;
+  python: number;
+}
+const byRound = new Map<number, RoundCost>();
 let candidates = 0;
 let ms = 0;
 for (const { line, rec } of records) {
   if (!mine.has(seedOf.get(rec.task_id) ?? "")) continue;
   const before = process.cpuUsage();
+  const charsBefore = { ...parsedChars };
   await readCandidate({ dir, rec, line, evals: [], solverModel: null, knownHash: null, knownTrials: [], searchText: false, lineageDeclared: true });
   const used = process.cpuUsage(before);
   const spent = (used.user + used.system) / 1000;
-  const round = byRound.get(rec.round) ?? { candidates: 0, ms: 0 };
+  const round = byRound.get(rec.round) ?? { candidates: 0, ms: 0, bash: 0, python: 0 };
   round.candidates++;
   round.ms += spent;
+  round.bash += parsedChars.bash - charsBefore.bash;
+  round.python += parsedChars.python - charsBefore.python;
   byRound.set(rec.round, round);
   candidates++;
   ms += spent;
 }
 
-const rounds = [...byRound].sort((a, b) => a[0] - b[0]).map(([round, r]) => ({ round, candidates: r.candidates, msPerCandidate: +(r.ms / r.candidates).toFixed(2) }));
-for (const r of rounds) console.log(`round ${String(r.round).padStart(2)}: ${String(r.candidates).padStart(6)} candidates, ${r.msPerCandidate.toFixed(2)} ms CPU each`);
+const rounds = [...byRound]
+  .sort((a, b) => a[0] - b[0])
+  .map(([round, r]) => ({
+    round,
+    candidates: r.candidates,
+    msPerCandidate: +(r.ms / r.candidates).toFixed(2),
+    // What a candidate of the round handed tree-sitter: it grows with the scripts when the parses
+    // do not resume near the end (docs/benchmarks.md, session 32).
+    charsPerCandidate: { bash: Math.round(r.bash / r.candidates), python: Math.round(r.python / r.candidates) },
+  }));
+for (const r of rounds) {
+  const chars = `${String(r.charsPerCandidate.bash).padStart(6)} bash + ${String(r.charsPerCandidate.python).padStart(6)} Python characters parsed`;
+  console.log(`round ${String(r.round).padStart(2)}: ${String(r.candidates).padStart(6)} candidates, ${r.msPerCandidate.toFixed(2)} ms CPU and ${chars} each`);
+}
 const result = {
   run: dir,
   share,
