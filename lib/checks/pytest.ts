@@ -253,7 +253,7 @@ function assemble(parts: readonly { walk: StatementWalk; startIndex: number; sta
   const tests: Placed[] = [];
   const helpers = new Map<string, Placed>();
   const all: PathRef[] = [];
-  // Made once, not for each statement (tsx names every closure it makes: lib/checks/shell.ts).
+  // Made once, not for each statement (tsx names every closure it makes: lib/checks/shell-command.ts).
   const ref = (r: StatementRef, startRow: number): PathRef => ({ path: r.path, kind: r.kind, line: startRow + r.row + 1, excerpt: excerpt(startRow + r.row) });
   const place = (s: Scope, startIndex: number, startRow: number): Placed => ({
     name: s.name,
