@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { locateTests, parsePytestOutput } from "./pytest";
+import { eachTestLine, locateTests, parsePytestOutput } from "./pytest";
 
 const OUTPUT = [
   "============================= test session starts ==============================",
@@ -68,5 +68,52 @@ describe("locateTests", () => {
         { name: "../tests/test_outputs.py::test_config", status: "passed" },
       ]),
     ).toEqual([3, 6]);
+  });
+});
+
+describe("lines passed over without being cut out", () => {
+  // The whole-log reading these functions replaced: every line split off and made plain.
+  const plain = (raw: string) => raw.replace(/\x1b\[[0-9;]*m/g, "").trimEnd();
+  const naiveRows = (text: string) =>
+    text
+      .split("\n")
+      .map((raw, row) => ({ line: plain(raw), row }))
+      .filter(({ line }) => line.startsWith("___") || line.includes("::"));
+
+  it("reads markers that colours split, and counts rows past every kind of line", () => {
+    const log = [
+      "plain line",
+      "\x1b[31m_\x1b[0m__ test_split_header ___",
+      "tests/t.py:\x1b[1m:test_a PASSED",
+      "",
+      "FAILED tests/t.py::test_split_header - boom   ",
+      "___ test_b ___",
+      "tests/t.py::test_b \x1b[31mFAILED\x1b[0m [100%]",
+      "",
+    ].join("\n");
+    const tests = [
+      { name: "test_split_header", status: "failed" },
+      { name: "tests/t.py::test_a", status: "passed" },
+      { name: "test_b", status: "failed" },
+    ];
+    expect(locateTests(log, tests)).toEqual([1, 2, 5]);
+    expect(parsePytestOutput(log)).toEqual([
+      { name: "tests/t.py::test_a", status: "passed", message: null },
+      { name: "tests/t.py::test_split_header", status: "failed", message: "boom" },
+      { name: "tests/t.py::test_b", status: "failed", message: null },
+    ]);
+  });
+
+  it("visits the lines the whole-log reading finds, on random logs", () => {
+    const pieces = ["::", ":", "_", "___ ", "\x1b[1m", "\x1b[0m", "\x1b", "test_x", " PASSED", "FAILED ", "t.py", " ", "\n", "\n", "\r"];
+    let seed = 7;
+    const next = () => (seed = (seed * 1103515245 + 12345) & 0x7fffffff) % pieces.length;
+    for (let n = 0; n < 3000; n++) {
+      let log = "";
+      for (let k = next() * 3; k > 0; k--) log += pieces[next()];
+      const visited: { line: string; row: number }[] = [];
+      eachTestLine(log, (line, row) => visited.push({ line, row }));
+      expect(visited).toEqual(naiveRows(log));
+    }
   });
 });

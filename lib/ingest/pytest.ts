@@ -27,25 +27,45 @@ const ANSI = /\x1b\[[0-9;]*m/g;
 /** A log line without its colours and trailing space. */
 const plain = (raw: string): string => (raw.includes("\x1b") ? raw.replace(ANSI, "") : raw).trimEnd();
 
+/**
+ * Calls `visit` with each line of `text` (and its 0-based row) whose plain form names a test id
+ * (`file::test`) or starts with `___` (a failure section's header), in that plain form. Most lines
+ * of a log are neither: they are passed over in the text, without being cut out of it.
+ */
+export function eachTestLine(text: string, visit: (line: string, row: number) => void): void {
+  let colons = text.indexOf("::");
+  let escape = text.indexOf("\x1b");
+  for (let start = 0, row = 0; start <= text.length; row++) {
+    let end = text.indexOf("\n", start);
+    if (end === -1) end = text.length;
+    if (colons !== -1 && colons < start) colons = text.indexOf("::", start);
+    if (escape !== -1 && escape < start) escape = text.indexOf("\x1b", start);
+    // Without colours a line's plain form differs only by its trailing space.
+    if ((escape !== -1 && escape < end) || (colons !== -1 && colons < end) || text.startsWith("___", start)) {
+      const line = plain(text.slice(start, end));
+      if (line.startsWith("___") || line.includes("::")) visit(line, row);
+    }
+    start = end + 1;
+  }
+}
+
 /** Tests named in pytest's verbose or summary lines; the summary's message wins. */
 export function parsePytestOutput(text: string): ParsedTest[] {
   const byName = new Map<string, ParsedTest>();
-  for (const raw of text.split("\n")) {
-    const line = plain(raw);
-    // Both kinds of line name a test id (`file::test`); most lines of a log do not.
-    if (!line.includes("::")) continue;
+  eachTestLine(text, (line) => {
+    // Both kinds of line name a test id (`file::test`).
     const s = SUMMARY.exec(line);
     if (s) {
       const [, word, name, message] = s as unknown as [string, string, string, string | undefined];
       byName.set(name, { name, status: OUTCOMES[word] ?? word.toLowerCase(), message: message ?? byName.get(name)?.message ?? null });
-      continue;
+      return;
     }
     const v = VERBOSE.exec(line);
     if (v) {
       const [, name, word] = v as unknown as [string, string, string];
       if (!byName.has(name)) byName.set(name, { name, status: OUTCOMES[word] ?? word.toLowerCase(), message: null });
     }
-  }
+  });
   return [...byName.values()];
 }
 
@@ -63,11 +83,8 @@ function shortName(name: string): string {
 export function locateTests(text: string, tests: { name: string; status: string }[]): (number | null)[] {
   const sections = new Map<string, number>();
   const mentions = new Map<string, number>();
-  const lines = text.split("\n");
-  lines.forEach((raw, i) => {
-    const line = plain(raw);
-    // A section header starts with `___`, a summary or verbose line names a test id.
-    if (!line.startsWith("___") && !line.includes("::")) return;
+  // A section header starts with `___`, a summary or verbose line names a test id.
+  eachTestLine(text, (line, i) => {
     const sec = SECTION.exec(line);
     if (sec?.[1]) {
       const title = sec[1];

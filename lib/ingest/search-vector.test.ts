@@ -56,7 +56,7 @@ test("two words with the same hash stay two lexemes", () => {
 });
 
 test("a text with thousands of distinct words: each lexeme with all its positions", () => {
-  // Past the size readTokens' lexeme table starts at, so that it grows (more than once).
+  // Past the size TextLexemes' lexeme table starts at, so that it grows (more than once).
   const words = Array.from({ length: 5000 }, (_, i) => `Word${(i * 7919) % 3000}`);
   const positions = new Map<string, number[]>();
   words.forEach((w, i) => positions.set(w.toLowerCase(), [...(positions.get(w.toLowerCase()) ?? []), i + 1]));

@@ -9,13 +9,9 @@
 // database agrees on a probe text (PROBE below), and uses to_tsvector for everything otherwise.
 
 import { searchWords } from "@/lib/tasks/search";
+import { MAX_WORD, TextLexemes, wordHash, wordPair } from "./search-lexemes";
 
-/** PostgreSQL keeps at most 255 positions of a lexeme in to_tsvector (MAXNUMPOS - 1)… */
-const MAX_POSITIONS = 255;
-/** …and clamps positions at 16383 (MAXENTRYPOS - 1): past that we let it decide. */
-const MAX_POSITION = 16_383;
-/** Longer words get notices and special handling (limit 2047 bytes); hand them over. */
-const MAX_WORD = 200;
+export { wordHash, wordPair } from "./search-lexemes";
 
 // After searchWords the text holds runs of letters, digits and `_`. For ASCII, the default
 // parser makes each run of [A-Za-z0-9] between `_` and spaces one token (asciiword, numword,
@@ -33,137 +29,25 @@ export interface SearchIndex {
   pairs: Int32Array;
 }
 
-/** A lexeme of a text, its hash (wordHash) and its positions. */
-interface Lexeme {
-  word: string;
-  hash: number;
-  positions: number[];
+/** The lexemes of the text read last (one reader per thread, reused from text to text). */
+const lexemes = new TextLexemes();
+
+/** The index of `words` (searchWords' output, or any text with no letter or digit outside ASCII:
+ * keepsOtherCharacters); null when the database has to read it. */
+function indexOf(words: string): SearchIndex | null {
+  const pairs = lexemes.read(words);
+  return pairs && { vector: lexemes.vector(), pairs: sortedUnique(pairs) };
 }
-
-interface Words {
-  /** in the order of their first positions */
-  lexemes: Lexeme[];
-  pairs: Int32Array;
-}
-
-/** The words' lexemes with their positions, and their word pairs; null when the database has to
- * read them. */
-function readWords(words: string): Words | null {
-  if (OUTSIDE_RULES.test(words)) return null;
-  // After OUTSIDE_RULES the tokens are the runs of [A-Za-z0-9] between spaces and `_`.
-  return readTokens(words);
-}
-
-/** readTokens' table of lexeme numbers (1-based; 0 is empty) by hash, kept between calls (it only
- * grows: a task with more distinct words than any before it makes it larger). */
-let lexemeTable = new Int32Array(1024);
-
-function tableOf(lexemes: readonly Lexeme[], size: number): Int32Array<ArrayBuffer> {
-  const table = new Int32Array(size);
-  const mask = size - 1;
-  lexemes.forEach((l, i) => {
-    let slot = l.hash & mask;
-    while (table[slot] !== 0) slot = (slot + 1) & mask;
-    table[slot] = i + 1;
-  });
-  return table;
-}
-
-/** Whether the token text[start, end) is `word`, letters compared lower-cased. */
-function isWord(word: string, text: string, start: number, end: number): boolean {
-  if (word.length !== end - start) return false;
-  for (let k = 0; k < word.length; k++) {
-    const c = text.charCodeAt(start + k);
-    if ((c >= 65 && c <= 90 ? c + 32 : c) !== word.charCodeAt(k)) return false;
-  }
-  return true;
-}
-
-/** SCIENTIFIC for the token text[start, end): digits, an `e` and a digit. */
-function isScientific(text: string, start: number, end: number): boolean {
-  let at = start;
-  while (at < end && text.charCodeAt(at) >= 48 && text.charCodeAt(at) <= 57) at++;
-  if (at === start || at + 1 >= end || (text.charCodeAt(at) | 32) !== 101) return false;
-  const next = text.charCodeAt(at + 1);
-  return next >= 48 && next <= 57;
-}
-
-/**
- * The lexemes, positions and word pairs of the tokens of `text`: its runs of [A-Za-z0-9], whatever
- * lies between them. For searchWords' output (runs of letters, digits and `_` between spaces) and
- * for any text alike whose characters outside ASCII are not letters or digits (keepsOtherCharacters),
- * since searchWords only turns runs of the rest into spaces.
- * A token is found among the lexemes by the hash its word pair needs anyway (an open-addressing
- * table of lexeme numbers) and compared in place: only a new lexeme becomes a string (a task's
- * ≈ 2,500 tokens are ≈ 400 lexemes).
- */
-function readTokens(text: string): Words | null {
-  const lexemes: Lexeme[] = [];
-  let table = lexemeTable;
-  table.fill(0);
-  // A word pair for every position after the first: at most one per two characters.
-  if (pairBuffer.length < text.length / 2) pairBuffer = new Int32Array(Math.ceil(text.length / 2));
-  const pairs = pairBuffer;
-  let pairCount = 0;
-  let previous = 0;
-  let position = 0;
-  const length = text.length;
-  let i = 0;
-  for (;;) {
-    // Past the separators (TOKEN_CHARACTER 0: anything but ASCII letters and digits)…
-    let c = 0;
-    while (i < length && TOKEN_CHARACTER[(c = text.charCodeAt(i))] === 0) i++;
-    if (i >= length) break;
-    // …to the end of the token.
-    const start = i;
-    let hash = FNV_OFFSET;
-    do {
-      hash = Math.imul(hash ^ TOKEN_CHARACTER[c]!, FNV_PRIME);
-      i++;
-    } while (i < length && TOKEN_CHARACTER[(c = text.charCodeAt(i))] !== 0);
-    if (i - start > MAX_WORD || (text.charCodeAt(start) <= 57 && isScientific(text, start, i))) return null;
-    position += 1;
-    if (position > MAX_POSITION) return null;
-    const mask = table.length - 1;
-    let slot = hash & mask;
-    let lexeme: Lexeme | undefined;
-    for (let n = table[slot]!; n !== 0; slot = (slot + 1) & mask, n = table[slot]!) {
-      const known = lexemes[n - 1]!;
-      if (known.hash === hash && isWord(known.word, text, start, i)) {
-        lexeme = known;
-        break;
-      }
-    }
-    if (lexeme === undefined) {
-      lexemes.push({ word: text.slice(start, i).toLowerCase(), hash, positions: [position] });
-      table[slot] = lexemes.length;
-      // Kept at most half full, so that a probe ends soon at an empty slot.
-      if (lexemes.length * 2 > table.length) table = lexemeTable = tableOf(lexemes, table.length * 2);
-    } else if (lexeme.positions.length < MAX_POSITIONS) lexeme.positions.push(position);
-    if (position > 1) pairs[pairCount++] = wordPair(previous, hash);
-    previous = hash;
-  }
-  return { lexemes, pairs: sortedUnique(pairs.subarray(0, pairCount)) };
-}
-
-/** Each UTF-16 code unit's character as a token holds it (ASCII letters lower-cased, digits), or 0
- * for a separator: everything else. */
-const TOKEN_CHARACTER = new Uint8Array(65_536);
-for (let c = 48; c <= 57; c++) TOKEN_CHARACTER[c] = c;
-for (let c = 97; c <= 122; c++) TOKEN_CHARACTER[c] = TOKEN_CHARACTER[c - 32] = c;
-
-/** readTokens' word pairs before sortedUnique, kept between calls (it only grows). */
-let pairBuffer = new Int32Array(8192);
 
 const NOT_ASCII = /[^\x00-\x7f]/;
 const EACH_NOT_ASCII = /[^\x00-\x7f]/g;
 const LETTER_OR_DIGIT = /^[\p{L}\p{N}]$/u;
 /** Characters outside ASCII below the surrogates: 0 not looked at yet, 1 a separator to
- * searchWords as to readTokens, 2 a letter or digit, which searchWords keeps. */
+ * searchWords as to TextLexemes, 2 a letter or digit, which searchWords keeps. */
 const otherCharacters = new Uint8Array(0xd800);
 
 /** Whether searchWords keeps a character of `text` outside ASCII (a letter or digit of another
- * script), which readTokens would take for a separator. Surrogates and the rest of the code units
+ * script), which TextLexemes would take for a separator. Surrogates and the rest of the code units
  * from there on count as kept, to keep this simple. Most texts have none or a few such characters
  * (`→`, `—`, quotation marks), each looked at once. */
 function keepsOtherCharacters(text: string): boolean {
@@ -186,75 +70,7 @@ function keepsOtherCharacters(text: string): boolean {
  * goes the long way.
  */
 export function searchIndexOfText(text: string): SearchIndex | null {
-  if (keepsOtherCharacters(text)) return searchIndex(searchWords(text));
-  const read = readTokens(text);
-  return read && { vector: binaryVector(read.lexemes), pairs: read.pairs };
-}
-
-/**
- * tsvector's binary form (PostgreSQL's tsvectorrecv): the lexeme count (int32), then per lexeme
- * its bytes and a NUL, its position count (uint16) and each position (uint16; weight D is 0).
- * Lexemes in PostgreSQL's order (bytes compared, a prefix first), which for the ASCII lexemes
- * readWords admits is JavaScript's string order; the database would sort them otherwise.
- */
-function binaryVector(lexemes: readonly Lexeme[]): Uint8Array {
-  const sorted = sortedLexemes(lexemes);
-  let size = 4;
-  for (const l of sorted) size += l.word.length + 3 + 2 * l.positions.length;
-  const out = Buffer.allocUnsafe(size);
-  let at = out.writeInt32BE(sorted.length, 0);
-  // Byte by byte: Buffer's write calls cost more than the bytes (ASCII words, 14-bit positions).
-  for (const { word, positions } of sorted) {
-    for (let k = 0; k < word.length; k++) out[at++] = word.charCodeAt(k);
-    out[at++] = 0;
-    out[at++] = positions.length >> 8;
-    out[at++] = positions.length & 0xff;
-    for (const p of positions) {
-      out[at++] = p >> 8;
-      out[at++] = p & 0xff;
-    }
-  }
-  return out;
-}
-
-/** Characters of a lexeme that sortedLexemes orders by number: base 37, a word's end 0. */
-const KEY_CHARACTERS = 7;
-/** Lexemes of a text are fewer than this (each has a position up to MAX_POSITION). */
-const LEXEME_LIMIT = MAX_POSITION + 1;
-
-/**
- * The lexemes in string order. Each gets a number from its first KEY_CHARACTERS characters (digits
- * 1–10, letters 11–36, 0 past the end: the order of their bytes, a prefix first) times
- * LEXEME_LIMIT plus its index, exact in a double (37^7 × 16,384 < 2^53); a Float64Array sorts
- * those without a comparator, several times faster than comparing the strings. Words that share
- * their first KEY_CHARACTERS characters are then ordered by the whole word.
- */
-function sortedLexemes(lexemes: readonly Lexeme[]): Lexeme[] {
-  const n = lexemes.length;
-  const keys = new Float64Array(n);
-  for (let i = 0; i < n; i++) {
-    const word = (lexemes[i] as Lexeme).word;
-    let key = 0;
-    for (let k = 0; k < KEY_CHARACTERS; k++) {
-      const c = k < word.length ? word.charCodeAt(k) : 0;
-      key = key * 37 + (c === 0 ? 0 : c <= 57 ? c - 47 : c - 86);
-    }
-    keys[i] = key * LEXEME_LIMIT + i;
-  }
-  keys.sort();
-  const sorted: Lexeme[] = new Array<Lexeme>(n);
-  let runStart = 0;
-  for (let i = 0; i <= n; i++) {
-    if (i < n) sorted[i] = lexemes[keys[i]! % LEXEME_LIMIT] as Lexeme;
-    if (i === n || Math.floor(keys[i]! / LEXEME_LIMIT) !== Math.floor(keys[runStart]! / LEXEME_LIMIT)) {
-      if (i - runStart > 1) {
-        const run = sorted.slice(runStart, i).sort((a, b) => (a.word < b.word ? -1 : 1));
-        for (let k = 0; k < run.length; k++) sorted[runStart + k] = run[k] as Lexeme;
-      }
-      runStart = i;
-    }
-  }
-  return sorted;
+  return keepsOtherCharacters(text) ? searchIndex(searchWords(text)) : indexOf(text);
 }
 
 /**
@@ -263,17 +79,12 @@ function sortedLexemes(lexemes: readonly Lexeme[]): Lexeme[] {
  * has to compute the vector.
  */
 export function searchIndex(words: string): SearchIndex | null {
-  const read = readWords(words);
-  return read && { vector: binaryVector(read.lexemes), pairs: read.pairs };
+  return OUTSIDE_RULES.test(words) ? null : indexOf(words);
 }
 
 /** The same vector as a tsvector literal (the database's probe, ingest-settings.ts). */
 export function searchVector(words: string): string | null {
-  const read = readWords(words);
-  if (read === null) return null;
-  const parts: string[] = [];
-  for (const { word, positions } of read.lexemes) parts.push(`'${word}':${positions.join(",")}`);
-  return parts.join(" ");
+  return OUTSIDE_RULES.test(words) || lexemes.read(words) === null ? null : lexemes.literal();
 }
 
 // Word pairs (migration 0020, db/queries/task-search.ts phraseScope). PostgreSQL matches a phrase
@@ -283,28 +94,8 @@ export function searchVector(words: string): string | null {
 // repeats most of its parent's text) — so that the tasks a phrase can match are found from the
 // few that brought each of its pairs into their lineage, and their descendants.
 
-const FNV_OFFSET = 0x811c9dc5 | 0;
-const FNV_PRIME = 0x01000193;
-
-/** The pair of two words' FNV-1a hashes, as an int4 that is never 0 (0 marks a task whose
- * pairs are not known: PAIRS_UNKNOWN). */
-export function wordPair(first: number, second: number): number {
-  let h = Math.imul(first ^ Math.imul(second, 0x9e3779b1), 0x85ebca6b);
-  h ^= h >>> 13;
-  h = Math.imul(h, 0xc2b2ae35);
-  h ^= h >>> 16;
-  return h === 0 ? 1 : h | 0;
-}
-
 /** The pairs of a task whose words are not read here: it stands for every pair. */
 export const PAIRS_UNKNOWN: readonly number[] = [0];
-
-/** A word's FNV-1a hash, as readTokens and wordPair take it (lower-case words). */
-export function wordHash(word: string): number {
-  let h = FNV_OFFSET;
-  for (let i = 0; i < word.length; i++) h = Math.imul(h ^ word.charCodeAt(i), FNV_PRIME);
-  return h;
-}
 
 /** sortedUnique's set of the values seen (0 is an empty slot), kept between calls. */
 let seenTable = new Int32Array(4096);
