@@ -1,4 +1,4 @@
-// npx tsx bench/readers.ts --run DIR [--share N] [--out bench/out]
+// npx tsx bench/readers.ts --run DIR [--share N] [--alloc] [--out bench/out]
 // What a reader thread of an import costs, without a database: a native run's candidates read in
 // lineage.jsonl order in this one thread, as a reader thread reads them (parents kept for their
 // children), with `--share N` only the lineages of every Nth seed (an import with N reader threads
@@ -6,8 +6,12 @@
 // were parsed: how many parses went whole, from a shared start or around an insertion, and how
 // many characters each grammar's parses took, in all and per candidate of each round. Compare two
 // commits on the same machine, run after run, alternating: the same code varies by ±5 % from one
-// run to the next.
+// run to the next. `--alloc` also samples what the reading allocates (V8's sampling heap profiler,
+// objects collected since included: all the garbage the collector has to deal with) and prints the
+// functions that allocate most, a built-in such as `split` named with the function calling it; it
+// slows the reading, so its CPU figures are not comparable with a run without it.
 import fs from "node:fs";
+import { Session } from "node:inspector/promises";
 import path from "node:path";
 import { parseArgs } from "node:util";
 import { formatIssue, IssueList } from "@/lib/ingest/errors";
@@ -21,6 +25,7 @@ const { values: args } = parseArgs({
     run: { type: "string" },
     share: { type: "string", default: "1" },
     out: { type: "string", default: "bench/out" },
+    alloc: { type: "boolean", default: false },
   },
 });
 if (!args.run) throw new Error("--run DIR: a run directory (npx rst-curator generate --out DIR)");
@@ -46,6 +51,40 @@ interface RoundCost {
   bash: number;
   python: number;
 }
+/** A node of V8's sampling heap profile. */
+interface SampledNode {
+  callFrame: { functionName: string; url: string };
+  selfSize: number;
+  children: SampledNode[];
+}
+
+/** Bytes allocated by function (file and name); a built-in (no file) counts under its caller. */
+function allocationsByFunction(head: SampledNode): { total: number; top: { fn: string; mb: number }[] } {
+  const bytes = new Map<string, number>();
+  let total = 0;
+  const visit = (node: SampledNode, caller: string): void => {
+    const { functionName, url } = node.callFrame;
+    const own = `${functionName || "(anonymous)"} ${url.split("/").slice(-2).join("/")}`.trim();
+    const key = url ? own : `${own} (in ${caller})`;
+    bytes.set(key, (bytes.get(key) ?? 0) + node.selfSize);
+    total += node.selfSize;
+    for (const child of node.children) visit(child, url ? own : caller);
+  };
+  visit(head, "(root)");
+  const top = [...bytes]
+    .sort((a, b) => b[1] - a[1])
+    .slice(0, 15)
+    .map(([fn, b]) => ({ fn, mb: Math.round(b / 1e6) }));
+  return { total, top };
+}
+
+const profiler = args.alloc ? new Session() : null;
+if (profiler) {
+  profiler.connect();
+  await profiler.post("HeapProfiler.enable");
+  await profiler.post("HeapProfiler.startSampling", { samplingInterval: 32_768, includeObjectsCollectedByMajorGC: true, includeObjectsCollectedByMinorGC: true });
+}
+
 const byRound = new Map<number, RoundCost>();
 let candidates = 0;
 let ms = 0;
@@ -80,6 +119,11 @@ for (const r of rounds) {
   const chars = `${String(r.charsPerCandidate.bash).padStart(6)} bash + ${String(r.charsPerCandidate.python).padStart(6)} Python characters parsed`;
   console.log(`round ${String(r.round).padStart(2)}: ${String(r.candidates).padStart(6)} candidates, ${r.msPerCandidate.toFixed(2)} ms CPU and ${chars} each`);
 }
+const allocation = profiler ? allocationsByFunction(((await profiler.post("HeapProfiler.stopSampling")) as { profile: { head: SampledNode } }).profile.head) : null;
+if (allocation) {
+  console.log(`allocated ${Math.round(allocation.total / 1e6)} MB, ${Math.round(allocation.total / candidates / 1e3)} kB per candidate; most by:`);
+  for (const { fn, mb } of allocation.top) console.log(`${String(mb).padStart(7)} MB  ${fn}`);
+}
 const result = {
   run: dir,
   share,
@@ -88,6 +132,8 @@ const result = {
   rounds,
   parses: { ...parseCounts },
   parsedChars: { ...parsedChars },
+  allocatedMb: allocation ? Math.round(allocation.total / 1e6) : undefined,
+  allocationTop: allocation?.top,
 };
 console.log(`${candidates} candidates, ${result.msPerCandidate} ms CPU each; parses ${JSON.stringify(result.parses)}; characters parsed ${JSON.stringify(result.parsedChars)}`);
 fs.mkdirSync(args.out, { recursive: true });
