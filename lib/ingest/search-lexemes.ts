@@ -121,7 +121,11 @@ export class TextLexemes {
       if (i - start > MAX_WORD || (text.charCodeAt(start) <= 57 && isScientific(text, start, i))) return null;
       if (this.tokens >= MAX_POSITION) return null;
       const lexeme = this.lexemeOf(hash, start, i);
-      this.lexemeAt[this.tokens++] = this.kept[lexeme]! < MAX_POSITIONS ? (this.kept[lexeme]!++, lexeme) : -1;
+      // A lexeme keeps its first MAX_POSITIONS positions, as to_tsvector does.
+      if (this.kept[lexeme]! < MAX_POSITIONS) {
+        this.kept[lexeme]!++;
+        this.lexemeAt[this.tokens++] = lexeme;
+      } else this.lexemeAt[this.tokens++] = -1;
       if (this.tokens > 1) pairs[pairCount++] = wordPair(previous, hash);
       previous = hash;
     }
