@@ -3,7 +3,7 @@
 import fs from "node:fs";
 import path from "node:path";
 import type { PGlite } from "@electric-sql/pglite";
-import { entityKind, sql, type SQL } from "drizzle-orm";
+import { entityKind, type SQL } from "drizzle-orm";
 import type { PgDatabase, PgQueryResultHKT } from "drizzle-orm/pg-core";
 import { env } from "@/lib/env";
 import * as schema from "./schema";
@@ -143,23 +143,6 @@ export async function execRows<T>(db: Db, query: SQL, opts: { prepared?: boolean
   const result: unknown = await db.execute(query);
   if (Array.isArray(result)) return result as T[];
   return ((result as { rows?: T[] }).rows ?? []) as T[];
-}
-
-/**
- * Runs `fn` inside the transaction `tx` under a savepoint: when it throws, what it wrote is undone
- * and the transaction can go on (the error is rethrown). `name` must be a plain identifier.
- */
-export async function underSavepoint<T>(tx: Db, name: string, fn: () => Promise<T>): Promise<T> {
-  if (!/^[a-z_]+$/.test(name)) throw new Error(`not a savepoint name: ${name}`);
-  await tx.execute(sql.raw(`SAVEPOINT ${name}`));
-  try {
-    const result = await fn();
-    await tx.execute(sql.raw(`RELEASE SAVEPOINT ${name}`));
-    return result;
-  } catch (err) {
-    await tx.execute(sql.raw(`ROLLBACK TO SAVEPOINT ${name}`));
-    throw err;
-  }
 }
 
 export class DatabaseLockedError extends Error {

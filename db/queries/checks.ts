@@ -4,7 +4,6 @@ import { sql } from "drizzle-orm";
 import type { CheckKind, FlagRule, TaskStatus } from "@/lib/domain";
 import type { Finding } from "@/lib/flags/types";
 import { isPythonVerifierFile, pytestReader, shellReader, STEP_PYTEST_READER, STEP_SHELL_READER, type StoredReading } from "@/lib/checks/readings";
-import { MAX_TEXT_FILE, TEST_MESSAGE_CHARS, TRIAL_MESSAGE_CHARS, unexpectedVerdict } from "@/lib/checks/inputs";
 import type { CheckFile, CheckTask, CheckTrial } from "@/lib/checks/types";
 import { execRows, type Db } from "../client";
 import { checkReadings } from "../schema";
@@ -18,6 +17,9 @@ const hashArray = (hashes: readonly string[]) => {
   return sql.raw(`'{${hashes.join(",")}}'::text[]`);
 };
 const READINGS = recordset(checkReadings, ["hash", "reader", "reading"]);
+
+/** Environment files larger than this are data, not text a requirement could be told in. */
+const MAX_TEXT_FILE = 256 * 1024;
 
 export async function findRun(db: Db, name: string | undefined): Promise<{ id: number; name: string }[]> {
   const rows = await execRows<{ id: number; name: string }>(
@@ -92,8 +94,7 @@ export async function loadBatch(db: Db, ids: readonly number[]): Promise<{ tasks
   const all = rows.map((r) => Number(r.id));
   const files = await execRows<{ task_id: number; path: string; blob_hash: string; content: string }>(
     db,
-    // Binary and large files come with their path only: a data file is told by being there
-    // (lib/checks/inputs.ts checkedPath and checkedText, which the import's own checks use).
+    // Binary and large files come with their path only: a data file is told by being there.
     sql`SELECT f.task_id, f.path, f.blob_hash,
                CASE WHEN b.encoding = 'utf8' AND f.size <= ${MAX_TEXT_FILE} AND (f.path NOT LIKE 'solution/%' OR f.path = 'solution/solve.sh') THEN b.content ELSE '' END AS content
         FROM task_files f JOIN blobs b ON b.hash = f.blob_hash
@@ -204,7 +205,7 @@ export async function loadTrials(db: Db, taskIds: readonly number[]): Promise<Ma
     content_hash: string | null;
   }>(
     db,
-    sql`SELECT id, ext_id, task_id, "check", reward, exception_type, left(exception_message, ${TRIAL_MESSAGE_CHARS}) AS exception_message, content_hash
+    sql`SELECT id, ext_id, task_id, "check", reward, exception_type, left(exception_message, 400) AS exception_message, content_hash
         FROM trials WHERE task_id = ANY(${intArray(taskIds)}) ORDER BY id`,
   );
   const byId = new Map<number, CheckTrial>();
@@ -225,12 +226,14 @@ export async function loadTrials(db: Db, taskIds: readonly number[]): Promise<Ma
     list.push(t);
     out.set(Number(r.task_id), list);
   }
-  const unexpected = [...byId.values()].filter(unexpectedVerdict).map((t) => t.id);
+  const unexpected = [...byId.values()]
+    .filter((t) => t.reward === null || ((t.check === "oracle" || t.check === "repeat") && t.reward < 1) || ((t.check === "nop" || t.check === "parent-solution") && t.reward > 0))
+    .map((t) => t.id);
   if (unexpected.length > 0) {
     const [tests, logs] = await Promise.all([
       execRows<{ trial_id: number; name: string; status: string; message: string | null; log_name: string | null; log_line: number | null }>(
         db,
-        sql`SELECT trial_id, name, status, left(message, ${TEST_MESSAGE_CHARS}) AS message, log_name, log_line FROM trial_tests WHERE trial_id = ANY(${intArray(unexpected)}) ORDER BY trial_id, seq`,
+        sql`SELECT trial_id, name, status, left(message, 300) AS message, log_name, log_line FROM trial_tests WHERE trial_id = ANY(${intArray(unexpected)}) ORDER BY trial_id, seq`,
       ),
       execRows<{ trial_id: number; name: string }>(db, sql`SELECT trial_id, name FROM trial_logs WHERE trial_id = ANY(${intArray(unexpected)}) ORDER BY trial_id, name`),
     ]);
@@ -240,14 +243,6 @@ export async function loadTrials(db: Db, taskIds: readonly number[]): Promise<Ma
     for (const l of logs) byId.get(Number(l.trial_id))?.logs.push(l.name);
   }
   return out;
-}
-
-/** Trial ids of these tasks, keyed `${task id}\u0000${trial ext_id}` (the import's own checks
- * name the trials they cite by directory: lib/checks/import-checks.ts). */
-export async function trialIdsOf(db: Db, taskIds: readonly number[]): Promise<Map<string, number>> {
-  if (taskIds.length === 0) return new Map();
-  const rows = await execRows<{ id: number; task_id: number; ext_id: string }>(db, sql`SELECT id, task_id, ext_id FROM trials WHERE task_id = ANY(${intArray(taskIds)})`);
-  return new Map(rows.map((r) => [`${Number(r.task_id)}\u0000${r.ext_id}`, Number(r.id)]));
 }
 
 /**

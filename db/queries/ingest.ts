@@ -88,11 +88,6 @@ export class RunWriter {
     return this.existing.get(extId)?.contentHash ?? null;
   }
 
-  /** The id of a task this import wrote (or found), by its ext_id. */
-  taskIdOf(extId: string): number | undefined {
-    return this.taskIds.get(extId);
-  }
-
   static async open(tx: Db, run: RunInput): Promise<RunWriter> {
     const [found] = await tx.select({ id: runs.id }).from(runs).where(eq(runs.name, run.name));
     let runId: number;

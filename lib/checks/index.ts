@@ -147,23 +147,13 @@ export async function runChecks(db: Db, opts: CheckOptions): Promise<CheckSummar
     await Promise.all(pools.map((p) => p.close()));
   }
   const summary: CheckSummary = { run: run.name, ...total, counts, durationMs: Date.now() - started };
-  await recordCheck(db, summary, { scope: opts.taskIds ? "incremental" : "full", rules: ruleIds, actor: opts.actor });
-  return summary;
-}
-
-/** The audit row of a check: what was checked, how, and what it found. */
-export async function recordCheck(
-  db: Db,
-  summary: CheckSummary,
-  opts: { scope: "full" | "incremental"; rules: readonly FlagRule[]; actor?: { id: string | null; label: string } },
-): Promise<void> {
-  const { tasks, counts, inserted, resolved, reopened } = summary;
   await recordAudit(db, {
     actorId: opts.actor?.id ?? null,
     actorLabel: opts.actor?.label ?? CLI_ACTOR.label,
     action: "check",
     targetType: "run",
-    targetId: summary.run,
-    details: { tasks, scope: opts.scope, rules: opts.rules.length === FLAG_RULES.length ? "all" : opts.rules, counts, inserted, resolved, reopened },
+    targetId: run.name,
+    details: { tasks: total.tasks, scope: opts.taskIds ? "incremental" : "full", rules: ruleIds.length === FLAG_RULES.length ? "all" : ruleIds, counts, inserted: total.inserted, resolved: total.resolved, reopened: total.reopened },
   });
+  return summary;
 }

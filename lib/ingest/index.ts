@@ -21,7 +21,6 @@ import { defaultReaderThreads, type ReadProgress } from "./native/read-run";
 import { isDirectory } from "./walk";
 import { unpackArchive } from "@/lib/upload/archive";
 import { checkAfterImport, snapshotForChecks, type ChecksSnapshot } from "@/lib/checks/after-ingest";
-import { ImportChecks } from "@/lib/checks/import-checks";
 
 export const INGEST_FORMATS = ["native", "harbor", "jsonl", "tasks", "release"] as const;
 export type IngestFormat = (typeof INGEST_FORMATS)[number];
@@ -107,8 +106,6 @@ interface Written {
   runId: number;
   counts: WriteCounts;
   unchanged: boolean;
-  /** findings per rule of the checks made inside the import (a new native run), if they were */
-  checks?: Record<string, number>;
 }
 
 /**
@@ -149,10 +146,9 @@ async function recordedImport(
       await analyzeAfterImport(db).catch((err: Error) => job.warnings.add(dir, `ANALYZE after import failed: ${err.message}`));
       vacuum = vacuumAfterImport(db).catch((err: Error) => job.warnings.add(dir, `VACUUM after import failed: ${err.message}`));
     }
-    // The consistency checks of the new and changed tasks, unless the import made them: a failure
-    // is a warning, not a lost import.
-    let checks = result.checks;
-    if (!checks && !result.unchanged && before !== undefined) {
+    // The consistency checks of the new and changed tasks: a failure is a warning, not a lost import.
+    let checks: Record<string, number> | undefined;
+    if (!result.unchanged && before !== undefined) {
       try {
         checks = (await checkAfterImport(db, result.runId, before, opts.actor))?.counts;
       } catch (err) {
@@ -186,38 +182,28 @@ async function ingestNative(db: Db, dir: string, opts: IngestOptions): Promise<I
   const header = await readNativeHeader(dir, issues, opts.runName);
   if (!header) throw new IngestError(issues.items);
   const run = { name: header.name, format: "native" as const, sourcePath: opts.sourceLabel ?? dir, meta: header.meta, createdAt: header.createdAt };
-  return importIntoRun(db, { run, dir, candidates: header.total, opts, issues, warnings }, (writer, threads, checks) =>
-    writeNativeRun(dir, header, writer, issues, warnings, { onProgress: opts.onProgress, threads, checks }),
+  return importIntoRun(db, { run, dir, candidates: header.total, opts, issues, warnings }, (writer, threads) =>
+    writeNativeRun(dir, header, writer, issues, warnings, { onProgress: opts.onProgress, threads }),
   );
 }
 
 /**
  * One recorded import of tasks (and their trials) into `run`: the run opened or created, `write`
  * given the writer and the number of reader threads, the transaction rolled back on any issue.
- * A native run imported for the first time is checked as it is read (`checks`, given to `write`;
- * lib/checks/import-checks.ts), its findings written before the commit; any other import's tasks
- * are checked after it commits.
  */
 async function importIntoRun(
   db: Db,
   job: { run: RunInput & { format: IngestFormat }; dir: string; candidates: number; opts: IngestOptions; issues: IssueList; warnings: IssueList },
-  write: (writer: RunWriter, threads: number, checks: ImportChecks | undefined) => Promise<void>,
+  write: (writer: RunWriter, threads: number) => Promise<void>,
 ): Promise<IngestSummary> {
   const { run, dir, candidates, opts, issues, warnings } = job;
   const threads = opts.threads ?? defaultReaderThreads({ embeddedDatabase: isEmbedded(db), candidates });
   return recordedImport(db, { runName: run.name, format: run.format, dir, candidates, opts, warnings }, async (tx) => {
     const writer = await RunWriter.open(tx, run);
-    const checks = run.format === "native" && !writer.runExisted ? new ImportChecks() : undefined;
-    await whileWriting(writer, () => write(writer, threads, checks));
+    await whileWriting(writer, () => write(writer, threads));
     issues.throwIfAny();
-    const checked = await checks?.write(tx, { id: writer.runId, name: run.name }, (extId) => writer.taskIdOf(extId), opts.actor);
     const c = writer.counts;
-    return {
-      runId: writer.runId,
-      counts: { ...c },
-      unchanged: writer.runExisted && c.tasksNew === 0 && c.tasksChanged === 0 && c.trialsNew === 0,
-      ...(checked ? { checks: checked.counts } : {}),
-    };
+    return { runId: writer.runId, counts: { ...c }, unchanged: writer.runExisted && c.tasksNew === 0 && c.tasksChanged === 0 && c.trialsNew === 0 };
   });
 }
 

@@ -2,7 +2,6 @@
 import fs from "node:fs/promises";
 import path from "node:path";
 import { RunWriter } from "@/db/queries/ingest";
-import type { ImportChecks } from "@/lib/checks/import-checks";
 import type { IssueList } from "../errors";
 import { readJsonFile } from "../jsonl";
 import { isDirectory } from "../walk";
@@ -36,7 +35,7 @@ export async function writeNativeRun(
   writer: RunWriter,
   issues: IssueList,
   warnings: IssueList,
-  opts: { onProgress?: (p: ReadProgress) => void; threads: number; checks?: ImportChecks },
+  opts: { onProgress?: (p: ReadProgress) => void; threads: number },
 ): Promise<void> {
   const { records } = await streamRun(dir, writer, issues, { solverModel: header.solverModel, total: header.total, warnings, ...opts });
   for (const [taskId, r] of records) {

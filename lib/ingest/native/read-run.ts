@@ -4,7 +4,6 @@ import fs from "node:fs/promises";
 import os from "node:os";
 import path from "node:path";
 import type { RunWriter } from "@/db/queries/ingest";
-import type { ImportChecks } from "@/lib/checks/import-checks";
 import type { IssueList } from "../errors";
 import { readJsonl } from "../jsonl";
 import { mapOrdered } from "../pool";
@@ -87,7 +86,7 @@ export async function streamRun(
   dir: string,
   writer: RunWriter,
   issues: IssueList,
-  opts: { solverModel: string | null; onProgress?: (p: ReadProgress) => void; total: number; threads: number; warnings: IssueList; checks?: ImportChecks },
+  opts: { solverModel: string | null; onProgress?: (p: ReadProgress) => void; total: number; threads: number; warnings: IssueList },
 ): Promise<{ records: Map<string, LineageSeen> }> {
   const evals = await readEvals(dir, issues);
   const records = new Map<string, LineageSeen>();
@@ -126,15 +125,14 @@ export interface LineageSeen {
 
 /**
  * Reads `jobs` (in reader threads, or in this thread when `threads` is 0) and writes what they
- * yield in their order, handing each to `checks` too when given. Problems land in `issues`; after
- * the first one, reading goes on (to report every problem) but writing stops, since the
- * transaction will roll back.
+ * yield in their order. Problems land in `issues`; after the first one, reading goes on (to report
+ * every problem) but writing stops, since the transaction will roll back.
  */
 export async function streamCandidates(
   jobs: AsyncIterable<CandidateJob>,
   writer: RunWriter,
   issues: IssueList,
-  opts: { onProgress?: (p: ReadProgress) => void; total: number; threads: number; warnings: IssueList; checks?: ImportChecks },
+  opts: { onProgress?: (p: ReadProgress) => void; total: number; threads: number; warnings: IssueList },
 ): Promise<void> {
   /** the reader thread each task went to: its children go there too */
   const threadOf = new Map<string, number>();
@@ -156,10 +154,7 @@ export async function streamCandidates(
       for (const issue of r.issues) issues.add(issue.file, issue.message, issue.line);
       for (const w of r.warnings) opts.warnings.add(w.file, w.message, w.line);
       if (issues.size === 0) {
-        if (r.task) {
-          await opts.checks?.add(r.task, r.trials);
-          await writer.addTask(r.task);
-        }
+        if (r.task) await writer.addTask(r.task);
         else if (r.unchanged) writer.counts.tasksUnchanged++;
         for (const t of r.trials) await writer.addTrial(t);
       }
