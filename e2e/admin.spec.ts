@@ -6,8 +6,6 @@ import { ADMIN, formSignIn, storageState } from "./auth";
 
 const SIGNED_OUT = { cookies: [], origins: [] };
 
-/** A full-page screenshot in the light theme, and in the dark one when `both`. */
-
 const unique = (what: string) => `${what}-${Date.now()}-${Math.floor(Math.random() * 1e4)}`;
 
 test.beforeEach(async ({ page }) => {
@@ -131,6 +129,19 @@ test("admin adds a person, who signs in with the one-time password and changes i
 
 test("admin creates a token that works with the API, then revokes it; the audit log shows it", async ({ page, baseURL }) => {
   const name = unique("script");
+  // The page's first list is read by the server at once but answered only once the token is
+  // created and shown (a slow first load): the list must still come to show the new token.
+  let tokenCreated!: () => void;
+  const afterCreate = new Promise<void>((resolve) => (tokenCreated = resolve));
+  await page.route(
+    "**/api/v1/tokens",
+    async (route) => {
+      const response = await route.fetch();
+      await afterCreate;
+      await route.fulfill({ response }).catch(() => undefined); // the page may have given up on it
+    },
+    { times: 1 },
+  );
   await page.goto("/admin/tokens");
   const form = page.getByRole("form", { name: "Create a token" });
   await form.getByLabel("Name").fill(name);
@@ -139,6 +150,7 @@ test("admin creates a token that works with the API, then revokes it; the audit 
 
   const secret = page.getByRole("textbox", { name: "API token" });
   await expect(secret).toBeVisible();
+  tokenCreated();
   const token = await secret.inputValue();
   expect(token.length).toBeGreaterThan(20);
   await expect(page.getByText(`Authorization: Bearer ${token}`)).toBeVisible();

@@ -6,6 +6,7 @@ import { Field, FormError, inputClass, primaryButtonClass } from "@/components/a
 import { RoleSelect } from "@/components/auth/role-select";
 import type { Role } from "@/lib/domain";
 import { addPerson, adminKeys } from "@/lib/query/admin";
+import { invalidateAfterWrite } from "@/lib/query/invalidate";
 
 export type AddPersonFormProps = { onCreated: (created: { email: string; password: string }) => void };
 
@@ -15,7 +16,7 @@ export function AddPersonForm({ onCreated }: AddPersonFormProps) {
   const add = useMutation({
     mutationFn: addPerson,
     onSuccess: (created) => {
-      void queryClient.invalidateQueries({ queryKey: adminKeys.people });
+      void invalidateAfterWrite(queryClient, { queryKey: adminKeys.people });
       onCreated({ email: created.email, password: created.password });
     },
   });

@@ -6,6 +6,7 @@ import { Field, FormError, inputClass, primaryButtonClass } from "@/components/a
 import { RoleSelect } from "@/components/auth/role-select";
 import type { Role } from "@/lib/domain";
 import { adminKeys, createToken } from "@/lib/query/admin";
+import { invalidateAfterWrite } from "@/lib/query/invalidate";
 
 export type CreateTokenFormProps = { onCreated: (created: { name: string; token: string }) => void };
 
@@ -15,7 +16,7 @@ export function CreateTokenForm({ onCreated }: CreateTokenFormProps) {
   const create = useMutation({
     mutationFn: createToken,
     onSuccess: (created) => {
-      void queryClient.invalidateQueries({ queryKey: adminKeys.tokens });
+      void invalidateAfterWrite(queryClient, { queryKey: adminKeys.tokens });
       onCreated({ name: created.name, token: created.token });
     },
   });

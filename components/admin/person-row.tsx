@@ -7,6 +7,7 @@ import { VisibleText } from "@/components/code/visible-text";
 import { Badge } from "@/components/ui/badge";
 import type { Role } from "@/lib/domain";
 import { adminKeys, type PersonJson, resetPassword, updatePerson } from "@/lib/query/admin";
+import { invalidateAfterWrite } from "@/lib/query/invalidate";
 import { ConfirmButton } from "./confirm-button";
 import { DateText } from "./date-text";
 
@@ -30,7 +31,7 @@ export function PersonRow({ person, isSelf, onPassword }: PersonRowProps) {
       if (password !== null) onPassword({ email: person.email, password });
     },
     // Also after a refusal: the row shows the server's state again.
-    onSettled: () => queryClient.invalidateQueries({ queryKey: adminKeys.people }),
+    onSettled: () => invalidateAfterWrite(queryClient, { queryKey: adminKeys.people }),
   });
   const busy = change.isPending;
   const pendingKind = busy ? change.variables.kind : null;

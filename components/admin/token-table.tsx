@@ -7,6 +7,7 @@ import { RoleBadge } from "@/components/auth/role-badge";
 import { VisibleText } from "@/components/code/visible-text";
 import { Badge } from "@/components/ui/badge";
 import { adminKeys, revokeToken, type TokenJson } from "@/lib/query/admin";
+import { invalidateAfterWrite } from "@/lib/query/invalidate";
 import { ConfirmButton } from "./confirm-button";
 import { DateText } from "./date-text";
 
@@ -25,7 +26,7 @@ function TokenRow({ token }: { token: TokenJson }) {
   const queryClient = useQueryClient();
   const revoke = useMutation({
     mutationFn: () => revokeToken(token.id),
-    onSettled: () => queryClient.invalidateQueries({ queryKey: adminKeys.tokens }),
+    onSettled: () => invalidateAfterWrite(queryClient, { queryKey: adminKeys.tokens }),
   });
   const revoked = token.revoked_at !== null;
   return (

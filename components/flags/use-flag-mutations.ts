@@ -3,18 +3,14 @@
 import { useMutation, useQueryClient } from "@tanstack/react-query";
 import type { FlagChange, NewFlag } from "@/lib/api/flag-schemas";
 import { flagKeys, patchFlag, postFlag } from "@/lib/query/flags";
+import { invalidateAfterWrite } from "@/lib/query/invalidate";
 import { lineageKeys } from "@/lib/query/lineage";
 import { taskKeys } from "@/lib/query/tasks";
 
 /** After any flag write: every flag list and count, and the task tables that show open_flags. */
 function useRefreshAfterFlagWrite() {
   const client = useQueryClient();
-  return () =>
-    Promise.all([
-      client.invalidateQueries({ queryKey: flagKeys.all }),
-      client.invalidateQueries({ queryKey: taskKeys.all }),
-      client.invalidateQueries({ queryKey: lineageKeys.all }),
-    ]);
+  return () => invalidateAfterWrite(client, { queryKey: flagKeys.all }, { queryKey: taskKeys.all }, { queryKey: lineageKeys.all });
 }
 
 /** Resolve, dismiss (with a reason) or reopen a flag. */

@@ -11,6 +11,7 @@ import { DecisionBar } from "@/components/review/decision-bar";
 import { TaskHeader } from "@/components/task/task-header";
 import { Kbd } from "@/components/ui/kbd";
 import type { QueueDetailJson, QueueTaskJson } from "@/lib/api/types";
+import { invalidateAfterWrite } from "@/lib/query/invalidate";
 import { archiveQueue, queueQuery, queueTaskQuery, refreshQueue, releaseHolds } from "@/lib/query/queues";
 import { CheatSheet } from "./cheat-sheet";
 import { QueueProgressBar } from "./queue-progress-bar";
@@ -62,7 +63,7 @@ export function QueueScreen({ initial }: QueueScreenProps) {
     try {
       await what();
       setNotice(done);
-      await queryClient.invalidateQueries({ queryKey: queueQuery(queueId).queryKey });
+      await invalidateAfterWrite(queryClient, { queryKey: queueQuery(queueId).queryKey });
     } catch (err) {
       setNotice((err as Error).message);
     }

@@ -4,6 +4,7 @@ import { useQueryClient } from "@tanstack/react-query";
 import { useCallback, useEffect, useRef, useState } from "react";
 import type { SendDecision } from "@/components/review/use-decide";
 import type { QueueHistoryJson, QueueNextJson, QueueSlotJson } from "@/lib/api/types";
+import { invalidateAfterWrite } from "@/lib/query/invalidate";
 import { postNext, postQueueDecision, postSkip, queueKeys, queueTaskQuery, releaseHolds, seedQueueTask } from "@/lib/query/queues";
 
 const PROGRESS_EVERY_MS = 3000;
@@ -116,7 +117,7 @@ export function useQueueSession(queueId: number, initialHistory: QueueHistoryJso
     trailing.current ??= setTimeout(() => {
       trailing.current = null;
       progressAt.current = Date.now();
-      void queryClient.invalidateQueries({ queryKey: queueKeys.detail(queueId) });
+      void invalidateAfterWrite(queryClient, { queryKey: queueKeys.detail(queueId) });
     }, wait);
     return false;
   }, [queryClient, queueId]);
@@ -153,7 +154,7 @@ export function useQueueSession(queueId: number, initialHistory: QueueHistoryJso
     (entry: QueueHistoryJson) => {
       const taskId = entry.id;
       const followed = sentWithNext.current.delete(taskId);
-      if (!followed && progressDue()) void queryClient.invalidateQueries({ queryKey: queueKeys.detail(queueId) });
+      if (!followed && progressDue()) void invalidateAfterWrite(queryClient, { queryKey: queueKeys.detail(queueId) });
       if (back !== null) {
         // A revision of an earlier decision: on to the one after it.
         setHistory((h) => h.map((x) => (x.id === taskId ? entry : x)));

@@ -8,6 +8,7 @@ import { useHotkeys } from "@/components/shell/use-hotkeys";
 import { Kbd } from "@/components/ui/kbd";
 import type { ReviewStateJson } from "@/lib/api/types";
 import { REJECT_REASONS, type RejectReason, type ReviewDecision } from "@/lib/domain";
+import { invalidateAfterWrite } from "@/lib/query/invalidate";
 import { conflictState, reviewKeys } from "@/lib/query/reviews";
 import { taskKeys, taskQuery } from "@/lib/query/tasks";
 import { ConflictNotice } from "./conflict-notice";
@@ -63,10 +64,7 @@ export function DecisionBar({ taskId, initialVersion, onDecided, onSkip, send }:
   const reload = async () => {
     setReloading(true);
     try {
-      await Promise.all([
-        queryClient.invalidateQueries({ queryKey: taskKeys.detail(taskId) }),
-        queryClient.invalidateQueries({ queryKey: reviewKeys.history(taskId) }),
-      ]);
+      await invalidateAfterWrite(queryClient, { queryKey: taskKeys.detail(taskId) }, { queryKey: reviewKeys.history(taskId) });
       // The files may have changed too (a re-import): the server parts of the page follow.
       router.refresh();
       reset();

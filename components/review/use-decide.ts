@@ -4,6 +4,7 @@ import { useMutation, useQueryClient } from "@tanstack/react-query";
 import { useCallback, useRef } from "react";
 import type { NewReview } from "@/lib/api/review-schemas";
 import type { ReviewStateJson, TaskDetailJson } from "@/lib/api/types";
+import { invalidateAfterWrite } from "@/lib/query/invalidate";
 import { lineageKeys } from "@/lib/query/lineage";
 import { postReview, reviewKeys } from "@/lib/query/reviews";
 import { taskKeys } from "@/lib/query/tasks";
@@ -28,11 +29,7 @@ export function useDecide(taskId: number, send?: SendDecision) {
       );
       // Not awaited: the caller's onSuccess (the queue moving to the next task) must not wait for
       // these refetches; the decided task's own state is already in the cache above.
-      void Promise.all([
-        queryClient.invalidateQueries({ queryKey: reviewKeys.history(taskId) }),
-        queryClient.invalidateQueries({ queryKey: taskKeys.all }),
-        queryClient.invalidateQueries({ queryKey: lineageKeys.all }),
-      ]);
+      void invalidateAfterWrite(queryClient, { queryKey: reviewKeys.history(taskId) }, { queryKey: taskKeys.all }, { queryKey: lineageKeys.all });
     },
     onSettled: () => {
       inFlight.current = false;

@@ -8,6 +8,7 @@ import { VisibleText } from "@/components/code/visible-text";
 import type { BaselineSummaryJson, RoundSliceJson, SeedFamilyJson } from "@/lib/api/types";
 import { formatInt } from "@/lib/format/number";
 import { baselineKeys, deleteBaseline } from "@/lib/query/baselines";
+import { invalidateAfterWrite } from "@/lib/query/invalidate";
 import { describeSlice } from "@/lib/rounds/slice-text";
 import { SaveBaselineForm } from "./save-baseline-form";
 
@@ -35,7 +36,7 @@ export function BaselinesPanel({ run, slice, seeds, items, active, onToggle, onD
     mutationFn: deleteBaseline,
     onSuccess: (_, id) => {
       queryClient.removeQueries({ queryKey: baselineKeys.detail(id) });
-      void queryClient.invalidateQueries({ queryKey: baselineKeys.list });
+      void invalidateAfterWrite(queryClient, { queryKey: baselineKeys.list });
       onDeleted(id);
     },
   });

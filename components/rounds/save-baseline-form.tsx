@@ -4,6 +4,7 @@ import { useMutation, useQueryClient } from "@tanstack/react-query";
 import { Field, FormError, inputClass, primaryButtonClass } from "@/components/auth/form-controls";
 import type { RoundSliceJson } from "@/lib/api/types";
 import { baselineKeys, saveBaseline } from "@/lib/query/baselines";
+import { invalidateAfterWrite } from "@/lib/query/invalidate";
 
 export type SaveBaselineFormProps = {
   run: string;
@@ -17,7 +18,7 @@ export function SaveBaselineForm({ run, slice, sliceText }: SaveBaselineFormProp
   const queryClient = useQueryClient();
   const save = useMutation({
     mutationFn: saveBaseline,
-    onSuccess: () => queryClient.invalidateQueries({ queryKey: baselineKeys.list }),
+    onSuccess: () => invalidateAfterWrite(queryClient, { queryKey: baselineKeys.list }),
   });
   return (
     <form

@@ -5,6 +5,7 @@ import { useEffect, useState } from "react";
 import { buttonClass } from "@/components/auth/form-controls";
 import type { BulkResultJson } from "@/lib/api/types";
 import { formatInt } from "@/lib/format/number";
+import { invalidateAfterWrite } from "@/lib/query/invalidate";
 import { taskKeys } from "@/lib/query/tasks";
 import { BulkDialog } from "./bulk-dialog";
 
@@ -45,8 +46,7 @@ export function BulkAction({ search, enabled }: BulkActionProps) {
           onDone={(result) => {
             setOpen(false);
             setDone(result);
-            void queryClient.invalidateQueries({ queryKey: taskKeys.all });
-            void queryClient.invalidateQueries({ queryKey: ["views"] });
+            void invalidateAfterWrite(queryClient, { queryKey: taskKeys.all }, { queryKey: ["views"] });
           }}
         />
       )}

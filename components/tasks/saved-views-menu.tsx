@@ -5,6 +5,7 @@ import { useEffect, useId, useRef, useState } from "react";
 import { buttonClass, FormError, inputClass, primaryButtonClass } from "@/components/auth/form-controls";
 import { SavedViewRow } from "./saved-views-row";
 import { saveView, viewKeys, viewsQuery } from "@/lib/query/bulk";
+import { invalidateAfterWrite } from "@/lib/query/invalidate";
 
 export type SavedViewsMenuProps = {
   /** The table's query string now (what "Save" names). */
@@ -28,7 +29,7 @@ export function SavedViewsMenu({ search, current, canSave, isAdmin }: SavedViews
     mutationFn: () => saveView(name.trim(), search),
     onSuccess: () => {
       setName("");
-      return queryClient.invalidateQueries({ queryKey: viewKeys.all });
+      return invalidateAfterWrite(queryClient, { queryKey: viewKeys.all });
     },
   });
 

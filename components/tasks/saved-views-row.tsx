@@ -6,6 +6,7 @@ import { useState } from "react";
 import { ConfirmButton } from "@/components/admin/confirm-button";
 import { FormError, inputClass, linkButtonClass } from "@/components/auth/form-controls";
 import type { SavedViewJson } from "@/lib/api/types";
+import { invalidateAfterWrite } from "@/lib/query/invalidate";
 import { formatTotal } from "@/lib/tasks/total";
 import { removeView, renameView, viewKeys } from "@/lib/query/bulk";
 
@@ -22,7 +23,7 @@ export function SavedViewRow({ view, active, canEdit, onOpen }: SavedViewRowProp
   const queryClient = useQueryClient();
   const [renaming, setRenaming] = useState(false);
   const [name, setName] = useState(view.name);
-  const refresh = () => queryClient.invalidateQueries({ queryKey: viewKeys.all });
+  const refresh = () => invalidateAfterWrite(queryClient, { queryKey: viewKeys.all });
   const rename = useMutation({ mutationFn: () => renameView(view.id, name.trim()), onSuccess: () => (setRenaming(false), refresh()) });
   const remove = useMutation({ mutationFn: () => removeView(view.id), onSuccess: refresh });
 
