@@ -30,29 +30,26 @@ async function serve(server: ReturnType<typeof slowServer>, work: Promise<unknow
   await work;
 }
 
+const newClient = () => new QueryClient({ defaultOptions: { queries: { retry: false, staleTime: 30_000 } } });
+
+/** A page showing ["list"] from a slow server: its first load starts at once. */
+function shownList() {
+  const client = newClient();
+  const server = slowServer();
+  const observer = new QueryObserver(client, { queryKey: ["list"], queryFn: server.read });
+  const unsubscribe = observer.subscribe(() => {});
+  return { client, server, observer, unsubscribe };
+}
+
 describe("invalidateAfterWrite", () => {
-  it("a write during a query's first load is seen: the refetch is a request sent after the write", async () => {
-    const client = new QueryClient({ defaultOptions: { queries: { retry: false, staleTime: 30_000 } } });
-    const server = slowServer();
-    const observer = new QueryObserver(client, { queryKey: ["list"], queryFn: server.read });
-    const unsubscribe = observer.subscribe(() => {});
-    expect(observer.getCurrentResult().fetchStatus).toBe("fetching"); // the first load, no data yet
-
-    server.write("after");
-    await serve(server, invalidateAfterWrite(client, { queryKey: ["list"] }));
-
-    expect(observer.getCurrentResult().data).toBe("after");
-    expect(server.reads()).toBe(2);
-    unsubscribe();
-  });
-
-  it("a query that has loaded is refetched once, and shows the write", async () => {
-    const client = new QueryClient({ defaultOptions: { queries: { retry: false, staleTime: 30_000 } } });
-    const server = slowServer();
-    const observer = new QueryObserver(client, { queryKey: ["list"], queryFn: server.read });
-    const unsubscribe = observer.subscribe(() => {});
-    await serve(server, observer.refetch());
-    expect(observer.getCurrentResult().data).toBe("before");
+  // During the first load TanStack Query alone would keep the first answer, read before the write.
+  it.each([
+    ["during its first load", false],
+    ["once it has loaded", true],
+  ])("a write %s is seen: the refetch is one request, sent after the write", async (_, loaded) => {
+    const { client, server, observer, unsubscribe } = shownList();
+    if (loaded) await serve(server, observer.refetch());
+    expect(observer.getCurrentResult().data).toBe(loaded ? "before" : undefined);
 
     server.write("after");
     await serve(server, invalidateAfterWrite(client, { queryKey: ["list"] }));
@@ -62,7 +59,7 @@ describe("invalidateAfterWrite", () => {
   });
 
   it("a prefetch nobody shows yet is not cancelled: it finishes, stale, and is refetched when shown", async () => {
-    const client = new QueryClient({ defaultOptions: { queries: { retry: false, staleTime: 30_000 } } });
+    const client = newClient();
     const server = slowServer();
     const prefetch = client.prefetchQuery({ queryKey: ["next"], queryFn: server.read });
 
