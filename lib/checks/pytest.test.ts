@@ -35,4 +35,15 @@ describe("analysePytest", () => {
     expect(out?.paths.map((p) => [p.path, p.line])).toContainEqual(["/app/out.txt", 5]);
     expect(a.paths.map((p) => [p.path, p.line, p.excerpt])).toContainEqual(["/app/out.txt", 3, "OUT = '/app/out.txt'"]);
   });
+
+  it("lists a path once per line and kind, though Path() spells it as a call and as a string", async () => {
+    const text = ["from pathlib import Path", "def test_report():", '    p = Path("/app/report.txt")', "    assert p.is_file()", '    assert "/app/report.txt" in str(p)', ""].join("\n");
+    const a = await analysePytest(text);
+    const refs = (list: { path: string; kind: string; line: number }[]) => list.map((r) => [r.path, r.kind, r.line]);
+    expect(refs(a.tests[0]?.paths ?? [])).toEqual([
+      ["/app/report.txt", "literal", 3],
+      ["/app/report.txt", "literal", 5],
+    ]);
+    expect(refs(a.paths)).toEqual(refs(a.tests[0]?.paths ?? []));
+  });
 });

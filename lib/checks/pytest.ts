@@ -310,9 +310,25 @@ function assemble(parts: readonly { walk: StatementWalk; startIndex: number; sta
   };
   const out: PyTestCase[] = tests.map((t) => {
     const { paths, listed } = closure(t);
-    return { name: t.name, line: t.startRow + 1, asserts: t.asserts, paths, listed };
+    return { name: t.name, line: t.startRow + 1, asserts: t.asserts, paths: distinctRefs(paths), listed: [...new Set(listed)] };
   });
-  return { tests: out, asserts: out.reduce((n, t) => n + t.asserts, 0), paths: all };
+  return { tests: out, asserts: out.reduce((n, t) => n + t.asserts, 0), paths: distinctRefs(all) };
+}
+
+/**
+ * Each path once per line and kind, first mention first: `Path("/app/x")` names its path twice,
+ * as the call and as its string. The excerpt follows from the line.
+ */
+function distinctRefs(refs: readonly PathRef[]): PathRef[] {
+  const seen = new Set<string>();
+  const out: PathRef[] = [];
+  for (const r of refs) {
+    const key = `${r.line}\u0000${r.kind}\u0000${r.path}`;
+    if (seen.has(key)) continue;
+    seen.add(key);
+    out.push(r);
+  }
+  return out;
 }
 
 const cache = new Lru<string, PytestAnalysis>(4096);

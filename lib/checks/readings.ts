@@ -2,19 +2,22 @@
 // are parsed anyway (the importer's reader threads, beside the metrics) and stored by blob hash in
 // `check_readings`, so that a check reads no source. A reading is a pure function of the blob's
 // bytes (and, for a solution, of the directory it starts in), so it never goes stale for its
-// blob; the reader name carries READINGS_VERSION, and readings of another version are ignored.
-// **Bump READINGS_VERSION whenever pytest.ts, shell.ts or shell-tree.ts reads differently.**
+// blob; the reader name carries its version, and readings of another version are ignored (a
+// check then parses the file itself). **Bump PYTEST_READINGS_VERSION whenever pytest.ts reads
+// differently, SHELL_READINGS_VERSION whenever shell.ts or shell-tree.ts does.**
 import { shellStatementSpans, type StatementSpans } from "@/lib/diff/bash";
 import type { KnownReadings } from "@/lib/diff/summary";
 import { pytestTestNames } from "@/lib/metrics/pytest";
 import { analysePytest, type PytestAnalysis } from "./pytest";
 import { analyseShell, type ShellAnalysis } from "./shell";
 
-export const READINGS_VERSION = 2;
+/** 3: each path once per line and kind (2 listed a `Path("/x")` twice: the call and its string). */
+export const PYTEST_READINGS_VERSION = 3;
+export const SHELL_READINGS_VERSION = 2;
 
-export const pytestReader = (): string => `pytest@${READINGS_VERSION}`;
+export const pytestReader = (): string => `pytest@${PYTEST_READINGS_VERSION}`;
 /** A solution's reading depends on the directory it starts in (the Dockerfile's last WORKDIR). */
-export const shellReader = (workdir: string | null): string => `shell@${READINGS_VERSION}:${workdir ?? ""}`;
+export const shellReader = (workdir: string | null): string => `shell@${SHELL_READINGS_VERSION}:${workdir ?? ""}`;
 
 export interface StoredReading {
   hash: string;
