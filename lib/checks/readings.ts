@@ -13,7 +13,7 @@ import { analyseShell, type ShellAnalysis } from "./shell";
 
 /** 3: each path once per line and kind (2 listed a `Path("/x")` twice: the call and its string). */
 export const PYTEST_READINGS_VERSION = 3;
-export const SHELL_READINGS_VERSION = 2;
+export const SHELL_READINGS_VERSION = 3;
 
 export const pytestReader = (): string => `pytest@${PYTEST_READINGS_VERSION}`;
 /** A solution's reading depends on the directory it starts in (the Dockerfile's last WORKDIR). */
@@ -98,7 +98,7 @@ export async function readForChecks(files: Iterable<{ path: string; hash: string
 // own version: **bump STEP_READINGS_VERSION whenever lib/diff/bash.ts's spans or the metrics'
 // pytestTestNames give something else** (the statements' texts are rebuilt from the spans when
 // read, so a change of how a span becomes text needs no bump).
-export const STEP_READINGS_VERSION = 2;
+export const STEP_READINGS_VERSION = 3;
 export const STEP_SHELL_READER = `steps-shell@${STEP_READINGS_VERSION}`;
 export const STEP_PYTEST_READER = `steps-pytest@${STEP_READINGS_VERSION}`;
 

@@ -5,7 +5,7 @@
 // remembered by its text (lib/metrics/statements): a child's script repeats its parent's
 // statements, and only the new ones are walked. The Reader then plays the events in order.
 import type { Node } from "web-tree-sitter";
-import { earlierGlue, glueIn } from "@/lib/metrics/shell-glue";
+import { earlierGlue, glueIn, redirectGlueIn } from "@/lib/metrics/shell-glue";
 import { StatementMemo } from "@/lib/metrics/statements";
 import type { ParsedScript } from "@/lib/metrics/tree-sitter";
 import type { Reader, ShellAnalysis, Span, Word } from "./shell";
@@ -137,6 +137,7 @@ function statementEvents(top: Node, lines: readonly string[]): StatementEvents {
         break;
       }
       case "file_redirect": {
+        gluedAt = earlierGlue(gluedAt, redirectGlueIn(node, lines), -baseIndex);
         const statement = node.parent?.type === "heredoc_redirect" ? node.parent.parent : node.parent;
         if (!statement) break;
         const op = node.children.find((c) => !c.isNamed)?.type ?? "";

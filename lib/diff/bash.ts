@@ -6,7 +6,7 @@
 // fails) — measured here as an intermittent fallback when pytest and bash files parse together.
 
 import type { Node } from "web-tree-sitter";
-import { earlierGlue, glueIn, readRepairingGlueMapped } from "@/lib/metrics/shell-glue";
+import { earlierGlue, glueIn, readRepairingGlueMapped, redirectGlueIn } from "@/lib/metrics/shell-glue";
 import { StatementMemo } from "@/lib/metrics/statements";
 import type { ParsedScript } from "@/lib/metrics/tree-sitter";
 import { Lru } from "@/lib/rounds/lru";
@@ -128,11 +128,12 @@ function readCuts(statement: Node, lines: readonly string[]): StatementCuts {
   // same walk, for glued lines.
   const cuts: Cut[] = [];
   let gluedAt: number | null = null;
-  for (const inner of statement.descendantsOfType(["comment", "heredoc_body", "heredoc_end", "command"])) {
+  for (const inner of statement.descendantsOfType(["comment", "heredoc_body", "heredoc_end", "command", "file_redirect"])) {
     if (inner.type === "command") {
       const glue = glueIn(inner, lines);
       gluedAt = earlierGlue(gluedAt, glue, -base);
-    } else cuts.push({ start: inner.startIndex, end: inner.endIndex, kind: inner.type === "comment" ? "drop" : "keep" });
+    } else if (inner.type === "file_redirect") gluedAt = earlierGlue(gluedAt, redirectGlueIn(inner, lines), -base);
+    else cuts.push({ start: inner.startIndex, end: inner.endIndex, kind: inner.type === "comment" ? "drop" : "keep" });
   }
   cuts.sort((x, y) => x.start - y.start);
   return { cuts: cuts.flatMap((cut) => [cut.start - base, cut.end - base, cut.kind === "keep" ? 1 : 0]), gluedAt };

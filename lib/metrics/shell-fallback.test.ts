@@ -99,6 +99,21 @@ describe("lines tree-sitter glues onto the previous command", () => {
     expect(metrics).toMatchObject({ commands: expected.commands, tools: expected.tools, parser: "tree-sitter" });
     expect(metrics.commands).toBeGreaterThan(summarizeFacts(raw.facts).commands);
   });
+
+  it("stay their own commands after a redirect that ends a `\\`-continued pipeline", async () => {
+    // A generated solution (round 1) on which tree-sitter-bash reads `> "$status_file"` as a
+    // redirect whose destination runs on over the next forty lines (the comment, the next
+    // pipelines, the appended step), with no error node and no command spanning the glue.
+    const source = fs.readFileSync(path.join(import.meta.dirname, "fixtures", "glued-redirect.sh"), "utf8");
+    const lines = source.split("\n");
+    const raw = await withStatements("bash", source, (script) => readBashTree(script, lines));
+    expect(raw).toMatchObject({ hasError: false });
+    expect(raw.gluedAt).not.toBeNull();
+    const expected = summarizeFacts(readWithMvdan(source)!);
+    const metrics = await measureShell(source);
+    expect(metrics).toMatchObject({ commands: expected.commands, tools: expected.tools, parser: "tree-sitter" });
+    expect(metrics.commands).toBe(47);
+  });
 });
 
 describe("unparseable scripts", () => {

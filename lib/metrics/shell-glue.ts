@@ -34,6 +34,22 @@ export function glueIn(command: Node, lines: readonly string[]): number | null {
   return at;
 }
 
+/**
+ * Where tree-sitter glued the next lines onto a redirect's destination (a `file_redirect` node):
+ * after a long `\`-continued pipeline it can read `> "$out"⏎⏎# comment⏎next command …` as one
+ * redirect whose destination runs on over the following lines. As in `glueIn`, a part that starts
+ * on a later row than the one before it, with no trailing backslash between, is glue; null: none.
+ */
+export function redirectGlueIn(redirect: Node, lines: readonly string[]): number | null {
+  if (redirect.startPosition.row === redirect.endPosition.row) return null;
+  let prev: Node | null = null;
+  for (const part of redirect.namedChildren) {
+    if (prev && part.startPosition.row > prev.endPosition.row && !(lines[prev.endPosition.row] ?? "").trimEnd().endsWith("\\")) return prev.endIndex;
+    prev = part;
+  }
+  return null;
+}
+
 /** The earlier of two glue offsets (null: no glue), `candidate` moved by `shift` first: readers
  * keep a statement's glue relative to its start and place it again in the script. */
 export function earlierGlue(current: number | null, candidate: number | null, shift = 0): number | null {

@@ -1,6 +1,6 @@
 import type { Node } from "web-tree-sitter";
 import type { HeredocStart } from "./heredoc-risk";
-import { earlierGlue, glueIn, NEWLINE_IN_WORD } from "./shell-glue";
+import { earlierGlue, glueIn, NEWLINE_IN_WORD, redirectGlueIn } from "./shell-glue";
 import type { ShellFacts } from "./shell-facts";
 import type { ShellWord } from "./shell-tools";
 import { StatementMemo } from "./statements";
@@ -66,7 +66,7 @@ function heredocStart(redirect: Node): HeredocStart | null {
 
 // Every node kind the reading needs, fetched in one traversal: each descendantsOfType call walks
 // the whole tree in WASM, and five separate walks cost more than the parse itself.
-const READ_TYPES = ["function_definition", "heredoc_redirect", "command", "comment", "word"];
+const READ_TYPES = ["function_definition", "heredoc_redirect", "command", "comment", "word", "file_redirect"];
 
 /** What one statement (or a whole tree with errors) holds; rows and offsets relative to its start. */
 interface NodeFacts {
@@ -94,6 +94,9 @@ function readNode(top: Node, lines: readonly string[]): NodeFacts {
         facts.gluedAt = earlierGlue(facts.gluedAt, glue, -baseIndex);
         break;
       }
+      case "file_redirect":
+        facts.gluedAt = earlierGlue(facts.gluedAt, redirectGlueIn(node, lines), -baseIndex);
+        break;
       case "comment":
         facts.commentRows.push(node.startPosition.row - baseRow);
         break;
