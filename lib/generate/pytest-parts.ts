@@ -6,6 +6,12 @@ import type { TestCase, TestPart } from "./types";
 /** A Python string literal; our paths and needles never hold quotes or backslashes. */
 export const py = (s: string): string => JSON.stringify(s);
 
+/** A regular expression as a Python raw string: its backslashes reach `re` as written. */
+export function pyRegex(regex: string): string {
+  if (regex.includes('"') || regex.includes("\n") || /(^|[^\\])(\\\\)*\\$/.test(regex)) throw new Error(`pyRegex: cannot be a raw string literal: ${regex}`);
+  return `r"${regex}"`;
+}
+
 export class Part {
   private readonly body: string[] = [];
   private readonly failures: string[][] = [];
@@ -61,10 +67,10 @@ export class Part {
   }
 
   matches(regex: string, what: string): this {
-    return this.add([`assert re.search(r${py(regex)}, ${this.v}.read_text(), re.M), "no ${what} in file"`], [
+    return this.add([`assert re.search(${pyRegex(regex)}, ${this.v}.read_text(), re.M), "no ${what} in file"`], [
       `AssertionError: no ${what} in file`,
       `assert None`,
-      ` +  where None = <function search at 0x7f3a2c0b1e40>('${regex}', '', re.MULTILINE)`,
+      ` +  where None = <function search at 0x7f3a2c0b1e40>('${regex.replaceAll("\\", "\\\\")}', '', re.MULTILINE)`,
     ]);
   }
 
