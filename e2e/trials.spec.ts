@@ -66,7 +66,7 @@ test("a failing parent-solution check: from the task to the failing test's line 
   // Failing tests are expected of a parent-solution run: the verdict says so, and the row is closed.
   await expect(row.getByText("as expected")).toBeVisible();
   await row.getByRole("button", { expanded: false }).click();
-  const testLink = row.getByRole("link", { name: failing.name });
+  const testLink = row.getByRole("link", { name: failing.name, exact: true });
   await expect(testLink).toBeVisible();
   // failing tests come first
   await expect(row.locator("tbody tr").first()).toContainText("failed");

@@ -13,8 +13,8 @@ export interface UploadOptions {
 }
 
 /** A run directory as the upload sends it. */
-export async function packRun(dir: string): Promise<Buffer> {
-  return gzipSync(await packDirectory(dir), { level: 1 });
+export async function packRun(dir: string, level = 1): Promise<Buffer> {
+  return gzipSync(await packDirectory(dir), { level });
 }
 
 /** Uploads `dir` as the run (or the trials for the run) `run`; resolves with the import's summary. */
