@@ -2,7 +2,7 @@
 // best, in order — not the grandparent (kept too, but shorter), not a sibling (whose own step the
 // child lacks) — and near ties are parted by the instruction and verifier, or reported as ties.
 import { describe, expect, test } from "vitest";
-import { depthsOf, inferLineage, solutionLines, type InferInput } from "./infer";
+import { depthsOf, inferLineage, lcsLength, solutionLines, type InferInput } from "./infer";
 
 const step = (name: string, n = 4) => Array.from({ length: n }, (_, i) => `${name}_${i} --flag /srv/${name}/${i}`).join("\n");
 const script = (...steps: string[]) => `#!/bin/bash\nset -euo pipefail\n\n${steps.join("\n\n")}\n`;
@@ -10,6 +10,28 @@ const script = (...steps: string[]) => `#!/bin/bash\nset -euo pipefail\n\n${step
 function parents(inputs: InferInput[]): Record<string, string | null> {
   return Object.fromEntries(inferLineage(inputs).map((l) => [l.id, l.parent]));
 }
+
+describe("lcsLength", () => {
+  test("counts the items kept in order, by dynamic programming and, past its size, by a Myers diff", () => {
+    expect(lcsLength(["a", "b", "c", "d"], ["b", "x", "d", "a"])).toBe(2);
+    expect(lcsLength([], ["a"])).toBe(0);
+    // 600 x 600 cells is past the dynamic programming's limit: the same answer from the diff.
+    const a = Array.from({ length: 600 }, (_, i) => i % 7);
+    const b = Array.from({ length: 600 }, (_, i) => (i * 3) % 7);
+    const small = (n: number) => lcsLength(a.slice(0, n), b.slice(0, n));
+    const dp = (x: readonly number[], y: readonly number[]) => {
+      let prev = new Array<number>(y.length + 1).fill(0);
+      for (const v of x) {
+        const row = [0];
+        for (let j = 1; j <= y.length; j++) row[j] = v === y[j - 1] ? (prev[j - 1] ?? 0) + 1 : Math.max(prev[j] ?? 0, row[j - 1] ?? 0);
+        prev = row;
+      }
+      return prev[y.length] ?? 0;
+    };
+    expect(small(40)).toBe(dp(a.slice(0, 40), b.slice(0, 40)));
+    expect(lcsLength(a, b)).toBe(dp(a, b));
+  });
+});
 
 describe("lineage inference", () => {
   test("parent, not grandparent or sibling; seeds and tasks without a solution are roots", () => {

@@ -65,10 +65,11 @@ function compare(parent: readonly number[], child: readonly number[]): { shared:
  * it, by a Myers diff, whose cost follows the edits rather than the product of the lengths. */
 const DP_CELLS = 250_000;
 
-function lcsLength(a: readonly number[], b: readonly number[]): number {
+/** How many items of `a` are found in `b` in order: the length of their longest common subsequence. */
+export function lcsLength<T>(a: readonly T[], b: readonly T[]): number {
   if (a.length * b.length > DP_CELLS) {
     let n = 0;
-    for (const part of diffArrays(a as number[], b as number[])) if (!part.added && !part.removed) n += part.count ?? part.value.length;
+    for (const part of diffArrays(a as T[], b as T[])) if (!part.added && !part.removed) n += part.count ?? part.value.length;
     return n;
   }
   let prev = new Int32Array(b.length + 1);

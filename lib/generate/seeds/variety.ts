@@ -4,20 +4,9 @@
 // copy of it — lineage inference links tasks by the lines one solution keeps of another.
 import { Rng } from "../prng";
 import { renderSolve, renderTestSh } from "../render";
-import { solutionLines } from "@/lib/lineage/infer";
+import { lcsLength, solutionLines } from "@/lib/lineage/infer";
 import type { TaskContent } from "../types";
 import { buildSeed, SEED_TEMPLATES } from "./index";
-
-/** Lines of `a` found in `b` in order (longest common subsequence). */
-export function keptInOrder(a: readonly string[], b: readonly string[]): number {
-  let prev = new Int32Array(b.length + 1);
-  let row = new Int32Array(b.length + 1);
-  for (let i = 1; i <= a.length; i++) {
-    for (let j = 1; j <= b.length; j++) row[j] = a[i - 1] === b[j - 1] ? (prev[j - 1] ?? 0) + 1 : Math.max(prev[j] ?? 0, row[j - 1] ?? 0);
-    [prev, row] = [row, prev];
-  }
-  return prev[b.length] ?? 0;
-}
 
 /** The first `count` seeds of template `t`, built exactly as `generate` builds them for a run seed. */
 export function seedsOfTemplate(t: number, count: number, runSeed: number): TaskContent[] {
@@ -37,7 +26,7 @@ export function pairwiseShares(seeds: readonly TaskContent[]): number[] {
     for (let b = a + 1; b < lines.length; b++) {
       const x = lines[a] ?? [];
       const y = lines[b] ?? [];
-      shares.push(keptInOrder(x, y) / Math.max(1, Math.min(x.length, y.length)));
+      shares.push(lcsLength(x, y) / Math.max(1, Math.min(x.length, y.length)));
     }
   }
   return shares;
