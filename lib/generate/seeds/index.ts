@@ -2,15 +2,21 @@
 import { breakPipelines } from "../format-shell";
 import type { Rng } from "../prng";
 import type { Artifact, Family, Step, TaskContent, TestCase } from "../types";
+import { backupRotation } from "./backup-rotation";
+import { cBuildFix } from "./c-build-fix";
 import { makeProfile } from "./data";
-import { eventNormalize, salesRollup } from "./data-processing";
-import { cBuildFix, pythonBugfix } from "./engineering";
-import { backupRotation } from "./files";
+import { eventNormalize } from "./event-normalize";
 import { logMetrics } from "./log-metrics";
-import { portAudit, sqliteInventory, staticSite } from "./infra";
-import { secretsScan, sshHardening } from "./security";
+import { nginxLogTriage } from "./nginx-log-triage";
+import { portAudit } from "./port-audit";
+import { pythonBugfix } from "./python-bugfix";
+import { salesRollup } from "./sales-rollup";
+import { secretsScan } from "./secrets-scan";
 import type { SeedTemplate } from "./spec";
-import { nginxLogTriage, userProvisioning } from "./sysadmin";
+import { sqliteInventory } from "./sqlite-inventory";
+import { sshHardening } from "./ssh-hardening";
+import { staticSite } from "./static-site";
+import { userProvisioning } from "./user-provisioning";
 
 export const SEED_TEMPLATES: readonly SeedTemplate[] = [
   nginxLogTriage,

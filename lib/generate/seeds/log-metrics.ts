@@ -1,8 +1,8 @@
 // Data-processing seed: per-minute metrics from an application log. Each section of a seed's
-// solution has a few interchangeable implementations picked per seed (see data-processing.ts).
+// solution has a few interchangeable implementations picked per seed (see compose.ts).
 import { sh } from "../operators/common";
+import { failStyle } from "./compose";
 import { appLog } from "./data";
-import { failStyle } from "./data-processing";
 import { fixtureIntact, Part, test, type SeedTemplate } from "./spec";
 
 /** printf's %.1f: round half to even on exact ties (6.25 → 6.2), as C does. */

@@ -1,15 +1,8 @@
-// File-operation seeds: rotating backups, sorting an upload inbox.
-// Each seed picks one of several equivalent implementations per section of its solution, so two
-// seeds read like the work of different engineers rather than one script and a copy.
-import type { Rng } from "../prng";
+// File-operation seed: rotating dated gzip backups of a directory, keeping the newest few, with an
+// index of the kept archives; every section has per-seed variants (compose.ts).
 import { sh } from "../operators/common";
+import { choose, join } from "./compose";
 import { fixtureIntact, lineCount, Part, test, type SeedTemplate } from "./spec";
-
-/** Picks one of the section's variants and renders it. */
-const choose = (rng: Rng, variants: readonly (() => string)[]): string => rng.pick(variants)();
-
-/** Joins sections, dropping empty ones; `gap` puts a blank line between them. */
-const join = (parts: readonly string[], gap = false): string => parts.filter((s) => s !== "").join(gap ? "\n\n" : "\n");
 
 export const backupRotation: SeedTemplate = {
   id: "backup-rotation",
