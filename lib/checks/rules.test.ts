@@ -186,6 +186,13 @@ describe("static rules", () => {
     // A test that lists the directory looks at what is in it.
     const listed = await analysed(4, child({ "solution/solve.sh": solve, "tests/test_archive.py": `import os\n\ndef test_archive_dir():\n    assert sorted(os.listdir("/srv/app/archive")) == ["MANIFEST", "report.tar.gz"]\n` }), { parentId: 1 });
     expect(unverifiedStep(input(listed, parent))).toEqual([]);
+    // The same file name ending a path built under another directory is not this file; joined
+    // onto something the reading cannot resolve, the name is all there is, and it counts.
+    const elsewhere = (prefix: string) => `${NEW_TEST}\n\ndef test_homes():\n    import os\n    for user in ("a", "b"):\n        assert (${prefix} / user / "MANIFEST").is_file()\n`;
+    const other = await analysed(6, child({ "solution/solve.sh": solve, "tests/test_archive.py": elsewhere('Path("/home")').replace("import subprocess", "import subprocess\n    from pathlib import Path") }), { parentId: 1 });
+    expect(unverifiedStep(input(other, parent))[0]?.message).toContain("/srv/app/archive/MANIFEST");
+    const joined = await analysed(7, child({ "solution/solve.sh": solve, "tests/test_archive.py": `${NEW_TEST}\n\ndef test_manifest():\n    import os\n    assert os.path.isfile(os.path.join(os.environ["ARCHIVE_DIR"], "MANIFEST"))\n` }), { parentId: 1 });
+    expect(unverifiedStep(input(joined, parent))).toEqual([]);
     // Unchanged tests/ is verifier-not-updated's finding, not this one's.
     const same = await analysed(5, child({ "solution/solve.sh": solve }), { parentId: 1 });
     expect(unverifiedStep(input(same, parent))).toEqual([]);
@@ -202,5 +209,24 @@ describe("untold-requirement, environment files", () => {
     expect(untoldRequirement(input(await analysed(1, files)))).toEqual([]);
     delete files["environment/data/input-2024.csv"];
     expect(untoldRequirement(input(await analysed(2, files)))).toHaveLength(1);
+  });
+
+  it("a shipped file tells where it is copied to, not every file of its name", async () => {
+    const files = child({
+      "environment/Dockerfile": "FROM ubuntu:24.04\nWORKDIR /srv/app\nCOPY Makefile src/Makefile\n",
+      "environment/Makefile": "all:\n\tcc -o app app.c\n",
+      "tests/test_build.py": `from pathlib import Path\n\ndef test_makefile():\n    assert "-Werror" in Path("/srv/app/src/Makefile").read_text()\n`,
+    });
+    expect(untoldRequirement(input(await analysed(1, files)))).toEqual([]);
+    files["tests/test_build.py"] = `from pathlib import Path\n\ndef test_tool_makefile():\n    assert Path("/srv/app/tools/lc/Makefile").is_file()\n`;
+    expect(untoldRequirement(input(await analysed(2, files)))[0]?.message).toContain("/srv/app/tools/lc/Makefile");
+  });
+
+  it("/etc/hosts is the task's when a test reads it", async () => {
+    const hostsTest = `import socket\nfrom pathlib import Path\n\ndef test_alias():\n    assert "db.internal" in Path("/etc/hosts").read_text()\n`;
+    const untold = await analysed(1, child({ "tests/test_hosts.py": hostsTest }));
+    expect(untoldRequirement(input(untold))[0]?.message).toContain("/etc/hosts");
+    const told = await analysed(2, child({ "tests/test_hosts.py": hostsTest, "instruction.md": `${PARENT["instruction.md"]}Map db.internal to 10.0.0.5 in the hosts file.\n` }));
+    expect(untoldRequirement(input(told))).toEqual([]);
   });
 });

@@ -1,6 +1,7 @@
 // untold-requirement: the verifier checks a path that neither the instruction nor the
 // environment mentions.
 import type { Finding } from "@/lib/flags/types";
+import { copyInstructions, destinationsOf, withoutCopySources } from "../dockerfile";
 import { isScratch } from "../shell";
 import type { AnalysedTask, RuleInput } from "../types";
 import { workdirOf } from "../verifier";
@@ -8,16 +9,22 @@ import { workdirOf } from "../verifier";
 /** Paths a verifier reads that belong to the system or the harness, not to the task. */
 export function isSystemPath(p: string): boolean {
   if (isScratch(p)) return true;
-  return /^\/(?:logs|tests|oracle|solution|usr\/(?:bin|sbin|lib|lib64|libexec|share|include)|bin|sbin|lib|lib32|lib64|etc\/(?:passwd|group|shadow|hosts|hostname|os-release|resolv\.conf|nsswitch\.conf|login\.defs)|root\/?$|home\/?$|opt\/?$|app\/?$|srv\/?$|var\/?$|etc\/?$|usr\/?$|usr\/local\/?$)(?:\/|$)/.test(p);
+  return /^\/(?:logs|tests|oracle|solution|usr\/(?:bin|sbin|lib|lib64|libexec|share|include)|bin|sbin|lib|lib32|lib64|etc\/(?:passwd|group|shadow|hostname|os-release|resolv\.conf|nsswitch\.conf|login\.defs)|root\/?$|home\/?$|opt\/?$|app\/?$|srv\/?$|var\/?$|etc\/?$|usr\/?$|usr\/local\/?$)(?:\/|$)/.test(p);
 }
 
 /** What the task tells a solver: the instruction and every file of the environment. */
 function toldText(task: AnalysedTask): string {
   const parts: string[] = [];
+  const dockerfile = task.files.get("environment/Dockerfile")?.text ?? "";
+  const copies = copyInstructions(dockerfile);
   for (const f of task.files.values()) {
-    if (f.path === "instruction.md" || f.path.startsWith("environment/")) parts.push(f.text);
-    // A file shipped with the environment is told by being there (COPY data/ /app/data/).
-    if (f.path.startsWith("environment/")) parts.push(f.path.slice("environment/".length));
+    if (f.path === "instruction.md") parts.push(f.text);
+    if (!f.path.startsWith("environment/")) continue;
+    parts.push(f.path === "environment/Dockerfile" ? withoutCopySources(f.text) : f.text);
+    // A file shipped with the environment is told by being there: where the Dockerfile copies it
+    // (COPY data/ /app/data/), or by its own name when no COPY takes it.
+    const rel = f.path.slice("environment/".length);
+    parts.push(...(destinationsOf(rel, copies) ?? [rel]));
   }
   return parts.join("\n");
 }

@@ -12,6 +12,31 @@ export function addedLineSet(parent: string, child: string): Set<number> {
   return out;
 }
 
+/** A path built onto another one: the string follows pathlib's `/` or is a later argument of `os.path.join`. */
+const JOINED_TAIL = /(?:\/\s*|join\([^()]*,\s*)$/;
+
+/**
+ * Whether a test spells `name` as a string of its own (`".gitignore" in out`). A string that ends a
+ * path the test builds (`Path("/home") / user / ".ssh" / "authorized_keys"`) names that path's file,
+ * whose beginning the verifier's reading resolved (`resolvedLines`: "file:line" of each path it
+ * read), so it is not this file; joined onto something unresolved, the name is all there is to go by.
+ */
+function spelledOnItsOwn(name: string, files: readonly { path: string; text: string }[], resolvedLines: ReadonlySet<string>): boolean {
+  const quoted = new RegExp(`["']${name.replace(/[.*+?^${}()|[\]\\]/g, "\\$&")}["']`, "g");
+  for (const f of files) {
+    if (!f.text.includes(name)) continue;
+    const lines = f.text.split("\n");
+    for (let i = 0; i < lines.length; i++) {
+      const line = lines[i] ?? "";
+      for (const m of line.matchAll(quoted)) {
+        const joined = JOINED_TAIL.test(line.slice(0, m.index));
+        if (!joined || !resolvedLines.has(`${f.path}:${i + 1}`)) return true;
+      }
+    }
+  }
+  return false;
+}
+
 export function unverifiedStep(input: RuleInput): Finding[] {
   const { task, parent } = input;
   if (!parent || !task.solution) return [];
@@ -35,12 +60,13 @@ export function unverifiedStep(input: RuleInput): Finding[] {
     }
     for (const d of t.listed) listed.add(d);
   }
-  const testText = [...task.files.values()].filter((f) => isTestsFile(f.path)).map((f) => f.text).join("\n");
+  const testFiles = [...task.files.values()].filter((f) => isTestsFile(f.path));
+  const resolvedLines = new Set(v.paths.map((r) => `${r.file}:${r.line}`));
   const covered = (p: string): boolean => {
     if (looked.has(p)) return true;
     // A file the tests name on its own (`".gitignore" in out`, `ls` output) is looked at.
     const base = p.split("/").pop() ?? "";
-    if (base.length >= 3 && new RegExp(`["']${base.replace(/[.*+?^${}()|[\]\\]/g, "\\$&")}["']`).test(testText)) return true;
+    if (base.length >= 3 && spelledOnItsOwn(base, testFiles, resolvedLines)) return true;
     for (const t of looked) if (t.startsWith(`${p}/`)) return true;
     for (const d of listed) if (p.startsWith(`${d}/`)) return true;
     return false;
