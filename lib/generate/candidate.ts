@@ -47,6 +47,17 @@ function hasSecondary(parent: TaskContent, result: OpResult, need: NeedsSecondar
   return !told.some((t) => t.includes(secondary.path));
 }
 
+/** Whether an appended step writes under a directory the parent's tests compare exactly (a
+ * mirror's source): the parent's test would then fail on the child's solution. */
+function writesPinned(parent: TaskContent, result: OpResult): boolean {
+  if (result.prepend || result.replaceIndex !== undefined) return false;
+  const pinned = parent.artifacts.flatMap((a) => a.pins ?? []);
+  if (pinned.length === 0) return false;
+  const text = result.step.text;
+  const writes = [result.primary.path, result.secondary?.path, ...createdPaths(text.split("\n"), text)];
+  return writes.some((p) => p !== undefined && pinned.some((d) => p === d || p.startsWith(`${d}/`)));
+}
+
 /** Applies an operator that satisfies `accept`, retrying others when a build lacks what is needed. */
 function apply(rng: Rng, parent: TaskContent, accept: (op: Operator) => boolean, needsSecondary: NeedsSecondary): { op: Operator; result: OpResult } | null {
   const ctx = { rng, profile: parent.family.profile, artifacts: parent.artifacts, steps: parent.steps, round: parent.round + 1 };
@@ -55,7 +66,7 @@ function apply(rng: Rng, parent: TaskContent, accept: (op: Operator) => boolean,
     const op = pickOperator(rng, ctx, parent.opsUsed, (o) => !tried.has(o.id) && accept(o));
     if (!op) return null;
     const result = op.build(ctx);
-    if (hasSecondary(parent, result, needsSecondary)) return { op, result };
+    if (hasSecondary(parent, result, needsSecondary) && !writesPinned(parent, result)) return { op, result };
     tried.add(op.id);
   }
   return null;

@@ -7,6 +7,7 @@ import { RULES } from "./defects";
 import { passAtK } from "./evals";
 import { generateRun } from "./index";
 import { firedRules, readTaskFiles, readTrials } from "./rule-checks";
+import { createdPaths } from "./shell-paths";
 
 interface Lineage {
   task_id: string;
@@ -156,6 +157,27 @@ describe("a 1500-task run", () => {
       if (!ok) wrong.push(`${r.task_id}: truth ${want ?? "none"}, fired ${[...fired].join(",") || "none"}`);
     }
     expect(wrong).toEqual([]);
+  });
+
+  it("keeps every parent test passable: no step after a mirror writes into the mirrored directory", () => {
+    // The mirror's test compares it with its source by `diff -r`: anything a later step writes
+    // under the source would fail that test on the oracle's run.
+    let mirrored = 0;
+    const broken: string[] = [];
+    for (const r of lineage) {
+      if (r.status !== "accepted") continue;
+      const solve = readTaskFiles(out, r.task_id).solve;
+      const lines = solve.split("\n");
+      const at = lines.findIndex((l) => /^\s*--log-file=\S+ \S+\/ "\$MIRROR\/"/.test(l));
+      if (at < 0) continue;
+      const source = /(\S+)\/ "\$MIRROR\/"/.exec(lines[at] ?? "")?.[1] ?? "";
+      const after = lines.slice(at + 1);
+      if (after.length > 20) mirrored++;
+      const into = createdPaths(after, solve).filter((p) => p.startsWith(`${source}/`));
+      if (into.length > 0) broken.push(`${r.task_id}: ${into.join(", ")}`);
+    }
+    expect(mirrored).toBeGreaterThan(20);
+    expect(broken).toEqual([]);
   });
 
   it("rejects for realistic reasons, mostly failed validation", () => {

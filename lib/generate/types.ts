@@ -14,6 +14,9 @@ export interface Artifact {
   table?: string;
   /** Line format of a log, for operators that pick fields positionally. */
   format?: "nginx" | "app";
+  /** Directories whose exact content a test compares from now on (a mirror checked with
+   * `diff -r` against its source): a step appended later must not write under them. */
+  pins?: readonly string[];
 }
 
 /** The assertions a test makes about one artifact. */

@@ -188,7 +188,7 @@ export const rsyncMirror: Operator = {
     return opResult(this.id, {
       step,
       output: [`sent ${c.rng.int(900, 90000)} bytes  received ${c.rng.int(30, 900)} bytes`],
-      primary: { path: mirror, kind: "dir" },
+      primary: { path: mirror, kind: "dir", pins: [dataDir, mirror] },
       secondary: { path: log, kind: "log" },
       testName: "test_rsync_mirror",
       testDoc: "The mirror matches the data directory exactly.",
