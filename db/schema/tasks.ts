@@ -44,7 +44,7 @@ export const blobs = pgTable("blobs", {
 /**
  * What the consistency checks read of a blob (lib/checks/readings.ts): its pytest tests and paths,
  * or the files a solution script makes, computed at import where the file is parsed anyway.
- * `reader` names the reading and its version (`pytest@3`, `shell@3:/app`).
+ * `reader` names the reading and its version (`pytest@3`, `shell@4:/app`).
  */
 export const checkReadings = pgTable(
   "check_readings",

@@ -13,7 +13,8 @@ import { analyseShell, type ShellAnalysis } from "./shell";
 
 /** 3: each path once per line and kind (2 listed a `Path("/x")` twice: the call and its string). */
 export const PYTEST_READINGS_VERSION = 3;
-export const SHELL_READINGS_VERSION = 3;
+/** 4: what the Python programs a solution runs or writes (heredocs) write is read too. */
+export const SHELL_READINGS_VERSION = 4;
 
 export const pytestReader = (): string => `pytest@${PYTEST_READINGS_VERSION}`;
 /** A solution's reading depends on the directory it starts in (the Dockerfile's last WORKDIR). */

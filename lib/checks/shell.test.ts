@@ -102,6 +102,50 @@ CSRC
     const again = await analyseShell(script);
     expect(again.artifacts.map((x) => x.line)).toEqual([2, 5]);
   });
+
+  it("reads what a Python program it runs or writes creates, and leaves out what it would have to guess", async () => {
+    const script = `#!/bin/bash
+OUT=/srv/app/out
+python3 - "$OUT" <<'PY'
+import json, shutil, sqlite3, sys
+from pathlib import Path
+
+BASE = Path("/srv/app")
+REPORT = BASE / "out" / "summary.json"
+with open(REPORT, "w") as f:
+    json.dump({}, f)
+(BASE / "out" / "notes.txt").write_text("ok\\n")
+shutil.copy(REPORT, f"{BASE}/archive/summary-latest.json")
+db = sqlite3.connect("/srv/app/out/app.db")
+print(open("/srv/app/data/input.csv").read())
+for name in ["a", "b"]:
+    open(f"/srv/app/out/{name}.txt", "w").close()
+open(sys.argv[1] + "/argv.txt", "w").close()
+open("/tmp/scratch.txt", "w").close()
+PY
+cat > /usr/local/bin/rotate.py <<'EOF'
+#!/usr/bin/env python3
+import gzip
+with gzip.open("/var/log/app/rotated.gz", "wt") as out:
+    out.write("x")
+EOF
+python3 <<EOF
+open("$OUT/expanded.txt", "w").close()
+EOF
+`;
+    const a = await analyseShell(script);
+    expect(a.artifacts.map((x) => `${x.line} ${x.path} ${x.via}`)).toEqual([
+      "20 /usr/local/bin/rotate.py >",
+      "9 /srv/app/out/summary.json open (in a Python program it runs)",
+      "11 /srv/app/out/notes.txt write_text (in a Python program it runs)",
+      "12 /srv/app/archive/summary-latest.json shutil.copy (in a Python program it runs)",
+      "13 /srv/app/out/app.db sqlite3.connect (in a Python program it runs)",
+      "23 /var/log/app/rotated.gz gzip.open (in a Python program it runs)",
+    ]);
+    // A program tree-sitter-python cannot read is not read.
+    const broken = await analyseShell(`python3 - <<'PY'\nopen("/srv/x.txt", "w"\nPY\n`);
+    expect(broken.artifacts).toEqual([]);
+  });
 });
 
 // tree-sitter-bash 0.25 runs `uniq -c` on into the next two lines after this pipeline (found in

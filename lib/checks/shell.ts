@@ -8,6 +8,7 @@ import { normalizeSource } from "@/lib/metrics/source";
 import { readRepairingGlue } from "@/lib/metrics/shell-glue";
 import { Lru } from "@/lib/rounds/lru";
 import { addInto, CommandWords } from "./shell-command";
+import { pythonWrites } from "./python-writes";
 import { readWithMvdan } from "./shell-mvdan";
 import { readShellTree } from "./shell-tree";
 
@@ -299,19 +300,21 @@ export async function analyseShell(source: string, opts: { key?: string; workdir
     if (readWithMvdan(text, reader, lines)) result = { artifacts: reader.artifacts, removed: reader.removed, hasError: false, parser: "mvdan-sh" };
   }
   // A script the solution writes with a heredoc (`cat > /usr/local/bin/x <<'EOF'` + `#!/bin/sh`)
-  // runs later, by the solution or by cron: what it creates is the step's work too.
+  // runs later, by the solution or by cron: what it creates is the step's work too. So is what a
+  // Python program fed to the interpreter (`python3 - <<'PY'`) or written as a script writes.
   if (!result.hasError && (opts.depth ?? 0) === 0) {
-    for (const body of shellHeredocs(lines)) {
-      let inner = writtenScripts.get(body.text);
+    for (const body of programHeredocs(lines)) {
+      let inner = writtenScripts.get(`${body.language}:${body.text}`);
       if (!inner) {
-        inner = await analyseShell(body.text, { depth: 1 });
-        writtenScripts.set(body.text, inner);
+        inner = body.language === "sh" ? await analyseShell(body.text, { depth: 1 }) : await analysePython(body.text);
+        writtenScripts.set(`${body.language}:${body.text}`, inner);
       }
       if (inner.hasError) continue;
       const shift = (n: number) => n + body.startRow;
+      const where = body.language === "sh" ? "in a script it writes" : "in a Python program it runs";
       result = {
         ...result,
-        artifacts: [...result.artifacts, ...inner.artifacts.map((a) => ({ ...a, via: `${a.via} (in a script it writes)`, line: shift(a.line), startLine: shift(a.startLine), endLine: shift(a.endLine) }))],
+        artifacts: [...result.artifacts, ...inner.artifacts.map((a) => ({ ...a, via: `${a.via} (${where})`, line: shift(a.line), startLine: shift(a.startLine), endLine: shift(a.endLine) }))],
         removed: [...result.removed, ...inner.removed.map((r) => ({ ...r, line: shift(r.line) }))],
       };
     }
@@ -320,18 +323,40 @@ export async function analyseShell(source: string, opts: { key?: string; workdir
   return result;
 }
 
-/** Heredoc bodies that are shell scripts (a `#!…sh` first line), with their 0-based first row. */
-export function shellHeredocs(lines: readonly string[]): { startRow: number; text: string }[] {
-  const out: { startRow: number; text: string }[] = [];
+/** What a Python program writes, as artifacts with 1-based lines relative to its first row. */
+async function analysePython(text: string): Promise<ShellAnalysis> {
+  const writes = await pythonWrites(text);
+  const lines = text.split("\n");
+  if (writes === null) return { artifacts: [], removed: [], hasError: true };
+  const artifacts: ShellArtifact[] = [];
+  for (const w of writes) {
+    const path = normalisePath(w.path, null);
+    if (path === null || isScratch(path) || /\s/.test(path)) continue;
+    artifacts.push({ path, via: w.via, line: w.row + 1, startLine: w.startRow + 1, endLine: w.endRow + 1, excerpt: (lines[w.row] ?? "").trim().slice(0, 200) });
+  }
+  return { artifacts, removed: [], hasError: false };
+}
+
+const PYTHON = /\bpython(?:3(?:\.\d+)?)?\b/;
+
+/** Heredoc bodies that are programs, with their 0-based first row: shell scripts (a `#!…sh` first
+ * line) and Python, fed to the interpreter on the heredoc's line or written with a `#!…python`
+ * first line. */
+export function programHeredocs(lines: readonly string[]): { startRow: number; text: string; language: "sh" | "python" }[] {
+  const out: { startRow: number; text: string; language: "sh" | "python" }[] = [];
   for (let row = 0; row < lines.length; row++) {
-    const m = /<<(-?)\s*(['"]?)([A-Za-z_][A-Za-z0-9_]*)\2/.exec(lines[row] ?? "");
+    const line = lines[row] ?? "";
+    const m = /<<(-?)\s*(['"]?)([A-Za-z_][A-Za-z0-9_]*)\2/.exec(line);
     if (!m?.[3]) continue;
     const strip = m[1] === "-";
     let end = row + 1;
     while (end < lines.length && (strip ? (lines[end] ?? "").replace(/^\t+/, "") : lines[end]) !== m[3]) end++;
     if (end >= lines.length) continue;
     const body = lines.slice(row + 1, end);
-    if (/^#!\S*\b(?:ba|da|z|k)?sh\b/.test(body[0] ?? "")) out.push({ startRow: row + 1, text: body.join("\n") });
+    const first = body[0] ?? "";
+    const text = body.join("\n");
+    if (/^#!\S*\b(?:ba|da|z|k)?sh\b/.test(first)) out.push({ startRow: row + 1, text, language: "sh" });
+    else if (/^#!.*\bpython/.test(first) || PYTHON.test(line.slice(0, m.index))) out.push({ startRow: row + 1, text, language: "python" });
     row = end;
   }
   return out;
