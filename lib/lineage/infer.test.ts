@@ -34,6 +34,18 @@ describe("lcsLength", () => {
 });
 
 describe("lineage inference", () => {
+  test("a sibling that made the child's own step is kept whole too, but the child begins with its parent", () => {
+    const inputs: InferInput[] = [
+      { id: "seed", solution: script(step("seed")) },
+      { id: "parent", solution: script(step("seed"), step("small", 2)) },
+      { id: "sibling", solution: script(step("seed"), step("big", 8)) },
+      { id: "child", solution: script(step("seed"), step("small", 2), step("big", 8)) },
+    ];
+    expect(parents(inputs)).toEqual({ seed: null, parent: "seed", sibling: "seed", child: "parent" });
+    const child = inferLineage(inputs).find((l) => l.id === "child");
+    expect(child?.evidence).toMatchObject({ confidence: 0.5, shared_lines: 8, runner_up: { id: "sibling", shared_lines: 14 } });
+  });
+
   test("parent, not grandparent or sibling; seeds and tasks without a solution are roots", () => {
     const inputs: InferInput[] = [
       { id: "child", solution: script(step("seed"), step("one"), step("two")) },

@@ -45,7 +45,7 @@ export function solutionLines(text: string): string[] {
 /** How well `parent` is kept in `child`: its lines found there in order, and what that scores
  * (a line of the parent the child lost counts against it, so a sibling — whose own new step the
  * child lacks — scores below the parent both share). */
-function compare(parent: readonly number[], child: readonly number[]): { shared: number; score: number } {
+function compare(parent: readonly number[], child: readonly number[]): { shared: number; score: number; head: boolean } {
   // The longest common subsequence: a common head and tail always belong to one, so only what
   // lies between them is diffed (for a sibling, its own step against the child's).
   let head = 0;
@@ -58,7 +58,7 @@ function compare(parent: readonly number[], child: readonly number[]): { shared:
   }
   let shared = head + (parent.length - p);
   if (p > head && c > head) shared += lcsLength(parent.slice(head, p), child.slice(head, c));
-  return { shared, score: shared - (parent.length - shared) };
+  return { shared, score: shared - (parent.length - shared), head: head === parent.length };
 }
 
 /** Cells up to which the middle is compared by dynamic programming (two rows of integers); past
@@ -191,12 +191,19 @@ export function inferLineage(inputs: readonly InferInput[], options: InferOption
       near.sort((a, b) => (kept.get(b.task) ?? 0) - (kept.get(a.task) ?? 0) || b.score - a.score || a.task - b.task);
       scored.splice(0, near.length, ...near);
     }
+    // Kept whole either way, the one the child begins with is its parent: a candidate whose lines
+    // come back only with the child's others between them is a sibling that made the same step.
+    const whole = (x: (typeof scored)[number]) => x.shared === x.lines;
+    const first = scored[0];
+    const byOrder = first && whole(first) && !first.head ? scored.findIndex((x) => whole(x) && x.head) : -1;
+    if (byOrder > 0) scored.unshift(...scored.splice(byOrder, 1));
     const [best, second] = scored;
     if (!best) return root;
     const contextGap = second && kept.has(second.task) ? (kept.get(best.task) ?? 0) - (kept.get(second.task) ?? 0) : 0;
     const gap = second ? Math.max(0, best.score - second.score + contextGap) : Number.POSITIVE_INFINITY;
     // A runner-up a line or two behind is a near tie; twenty lines behind (a whole step) is not.
-    const clear = gap === Number.POSITIVE_INFINITY ? 1 : gap / (gap + 4);
+    // Decided by order rather than by lines kept, a link is as sure as a near tie settled.
+    const clear = byOrder > 0 ? 0.5 : gap === Number.POSITIVE_INFINITY ? 1 : gap / (gap + 4);
     return {
       id: t.id,
       parent: inputs[best.task]?.id ?? null,
