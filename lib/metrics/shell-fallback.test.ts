@@ -4,6 +4,7 @@ import { describe, expect, it } from "vitest";
 import { heredocAtRisk } from "./heredoc-risk";
 import { measureShell } from "./shell";
 import { summarizeFacts } from "./shell-facts";
+import { readRepairingGlueMapped, unbraceSubstringOffsets } from "./shell-glue";
 import { readWithMvdan } from "./shell-mvdan";
 import { readBashTree } from "./shell-tree-sitter";
 import { withStatements } from "./tree-sitter";
@@ -113,6 +114,79 @@ describe("lines tree-sitter glues onto the previous command", () => {
     const metrics = await measureShell(source);
     expect(metrics).toMatchObject({ commands: expected.commands, tools: expected.tools, parser: "tree-sitter" });
     expect(metrics.commands).toBe(47);
+  });
+});
+
+describe("substring expansions with a $name offset", () => {
+  // The backup-rotation idiom: every generated task that keeps the newest N archives has it, and so
+  // does each of its descendants.
+  const rotation = script(
+    "mapfile -t archives < <(find \"$DEST\" -name '*.tar.gz' | sort -r)",
+    'for old in "${archives[@]:$KEEP}"; do',
+    '  rm -f -- "$old"',
+    "done",
+    'echo "${name:$i:1}" "${name: $start - 1}"',
+  );
+
+  it("are an error to tree-sitter-bash as written", async () => {
+    expect(await withStatements("bash", rotation, (s) => s.hasError)).toBe(true);
+  });
+
+  it("are read by tree-sitter, not the slow fallback, with what mvdan-sh reads", async () => {
+    const metrics = await measureShell(rotation);
+    const expected = summarizeFacts(readWithMvdan(rotation)!);
+    expect(metrics).toMatchObject({ parser: "tree-sitter", commands: expected.commands, tools: expected.tools, lines: 5 });
+    expect(metrics.tools).toEqual(["find", "mapfile", "rm", "sort"]);
+  });
+
+  it("lose their offset's `$` only: the same length and rows, other operators untouched", () => {
+    const cases: [string, string][] = [
+      ['"${a[@]:$KEEP}"', '"${a[@]: KEEP}"'],
+      ["${a:$i:1}", "${a: i:1}"],
+      ["${a: $K - 1}", "${a:  K - 1}"],
+      ["${1:$n} ${@:$n} ${!ref:$n}", "${1: n} ${@: n} ${!ref: n}"],
+      ["${a:1:$n}", "${a:1:$n}"],
+      ["${a:-$K} ${a:=$K} ${a:+$K} ${a:?$K} ${a:${K}}", "${a:-$K} ${a:=$K} ${a:+$K} ${a:?$K} ${a:${K}}"],
+      ["x=$a:$b", "x=$a:$b"],
+    ];
+    for (const [from, to] of cases) {
+      expect(unbraceSubstringOffsets(from)).toBe(to);
+      expect(unbraceSubstringOffsets(from)).toHaveLength(from.length);
+    }
+  });
+});
+
+describe("words tree-sitter splits after a $name", () => {
+  const cases = [
+    // [script, commands, tools]: what bash (and mvdan-sh) reads
+    ["fresh=$DEST/shipping-$stamp.tar.gz", 0, []],
+    ["cp $DEST/report-$day.csv /tmp/", 1, ["cp"]],
+    ["out=$a/$b/$c.d\nls", 1, ["ls"]],
+    ["echo hi > $LOGS/$name.log", 1, []],
+    ["f=$D/a-$1.x; wc -l \"$f\"", 1, ["wc"]],
+  ] as const;
+
+  it.each(cases)("read as one word: %j", async (source, commands, tools) => {
+    const text = `${source}\n`;
+    const mvdan = summarizeFacts(readWithMvdan(text)!);
+    expect([mvdan.commands, mvdan.tools]).toEqual([commands, tools]);
+    expect(await measureShell(text)).toMatchObject({ parser: "tree-sitter", commands, tools });
+  });
+
+  it("are split as written, with no error node (the misreading the repair is for)", async () => {
+    const text = "fresh=$DEST/shipping-$stamp.tar.gz\n";
+    const raw = await withStatements("bash", text, (s) => ({ hasError: s.hasError, commands: readBashTree(s, text.split("\n")).facts.commands }));
+    expect(raw).toEqual({ hasError: false, commands: [["stamp.tar.gz"]] });
+  });
+
+  it("map the statements' offsets back to the script as written", async () => {
+    const text = "cp $D/s-$t.x /tmp/\nf=$D/a-$n.gz\nls\n";
+    const { reading, toSource } = await readRepairingGlueMapped(text, (s, parsed) => ({
+      gluedAt: null,
+      spans: s.statements.filter((t) => t.isNamed).map((t) => ({ from: t.startIndex, to: t.endIndex, parsed: parsed.slice(t.startIndex, t.endIndex) })),
+    }));
+    expect(reading.spans.map((t) => text.slice(toSource(t.from), toSource(t.to)))).toEqual(["cp $D/s-$t.x /tmp/", "f=$D/a-$n.gz", "ls"]);
+    expect(reading.spans.map((t) => t.parsed)).toEqual(["cp $D/s-${t}.x /tmp/", "f=$D/a-${n}.gz", "ls"]);
   });
 });
 

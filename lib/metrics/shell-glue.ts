@@ -2,7 +2,7 @@
 // `\`-continued pipeline (`| uniq -c⏎jq …⏎diff …` read as one command), or onto a line starting
 // with `\` (`\cp -f a b`). A newline there ends the command in bash. Both the metrics (commands,
 // distinct tools) and the checks' reading of a solution find the glue here and repair it the same
-// way. Server only.
+// way; so is one construct its grammar cannot read at all (`unbraceSubstringOffsets`). Server only.
 import type { Node } from "web-tree-sitter";
 import { confirmOutline, withStatements, type ParsedScript } from "./tree-sitter";
 
@@ -58,14 +58,59 @@ export function earlierGlue(current: number | null, candidate: number | null, sh
   return current === null || at < current ? at : current;
 }
 
+/**
+ * A substring expansion whose offset starts with a plain `$name` or `$1` (`${a:$i:1}`,
+ * `"${files[@]:$KEEP}"`, `${a: $K - 1}`) is an error to tree-sitter-bash 0.25, which then sends the
+ * whole script to the slow fallback parser, and every later script repeating the line (a child
+ * task's) as well. The offset is an arithmetic expression, where bash reads a bare name as that
+ * variable's value: `${a: i:1}` means the same and parses. The `$` becomes a space (never `:-`):
+ * the same length, rows and offsets, so readings map back to the source unchanged. A length's
+ * `$name` (`${a:1:$n}`) parses as it is. Anywhere in the text, quoted or not: in a single-quoted
+ * word the change is inside a value that holds an expansion's syntax, which no reading resolves.
+ */
+const SUBSTRING_OFFSET = /\$\{!?(?:[A-Za-z_][A-Za-z0-9_]*|[0-9]+|[@*])(?:\[[^\]\n]*\])?: *\$(?=[A-Za-z_0-9])/g;
+
+export function unbraceSubstringOffsets(source: string): string {
+  if (!source.includes(":$") && !source.includes(": $")) return source;
+  return source.replace(SUBSTRING_OFFSET, (m) => `${m.slice(0, -1)} `);
+}
+
+/** A name a `$` expands: a variable's or one positional parameter's. */
+const SPLIT_NAME = /^(?:[A-Za-z_][A-Za-z0-9_]*|[0-9])/;
+
+/**
+ * Where tree-sitter-bash split one word in two (`script`'s statements parsed here; none in a tree
+ * with errors): after an expansion and more text, a `$name` followed by `.`, `-`, `/` or `,`
+ * (`$DEST/shipping-$stamp.tar.gz`, `$a/$b/$c.d`) ends the word with a bare `$`, and `stamp.tar.gz`
+ * becomes a word of its own — one more argument, or after an assignment a command named
+ * `stamp.tar.gz` — with no error node. Bash reads `$stamp` there. The offset in `text` of the name
+ * after the first such `$`; null: none. Bracing the name (`${stamp}.tar.gz`, the same word to bash)
+ * reads right.
+ */
+export function splitIn(script: ParsedScript, text: string): number | null {
+  if (script.hasError) return null;
+  let at: number | null = null;
+  for (const statement of script.statements) {
+    if (statement.node === null || (at !== null && statement.startIndex > at)) continue;
+    for (const word of statement.node.descendantsOfType("concatenation")) {
+      const last = word.lastChild;
+      if (last === null || last.isNamed || last.type !== "$" || !SPLIT_NAME.test(text.slice(word.endIndex, word.endIndex + 1))) continue;
+      if (at === null || word.endIndex < at) at = word.endIndex;
+    }
+  }
+  return at;
+}
+
 /** Repairs tried before the caller gives up on tree-sitter (each is one more parse). */
 const MAX_REPAIRS = 8;
 
 /**
- * Parses `source` and reads it with `read`; while the reading has a glue (`gluedAt`, which `read`
- * leaves null for a tree with syntax errors), a `;` is written where the glue starts (the same thing
- * to the shell; rows are unchanged) and the text is parsed again, up to MAX_REPAIRS times. The last
- * reading is returned: one that still has `gluedAt` set is the caller's to distrust.
+ * Parses `source` (its substring offsets unbraced first: `unbraceSubstringOffsets`) and reads it
+ * with `read`; while the reading has a glue (`gluedAt`, which `read` leaves null for a tree with
+ * syntax errors), a `;` is written where the glue starts (the same thing to the shell; rows are
+ * unchanged), and while tree-sitter split a word (`splitIn`), the name after the split is braced;
+ * the text is parsed again, up to MAX_REPAIRS times in all. The last reading is returned: one that
+ * still has `gluedAt` set is the caller's to distrust.
  */
 export async function readRepairingGlue<T extends { gluedAt: number | null }>(source: string, read: (script: ParsedScript, text: string) => T): Promise<T> {
   return (await readRepairingGlueMapped(source, read)).reading;
@@ -73,28 +118,38 @@ export async function readRepairingGlue<T extends { gluedAt: number | null }>(so
 
 /**
  * `readRepairingGlue`, with `toSource` mapping an offset in the text the reading was made of (with
- * its `;`s) back to `source`: for readings that keep offsets.
+ * its `;`s and braces) back to `source`: for readings that keep offsets.
  */
 export async function readRepairingGlueMapped<T extends { gluedAt: number | null }>(
   source: string,
   read: (script: ParsedScript, text: string) => T,
 ): Promise<{ reading: T; toSource: (offset: number) => number }> {
-  let text = source;
-  /** where each inserted `;` is in `text` */
+  let text = unbraceSubstringOffsets(source);
+  /** where each inserted character (`;`, `{`, `}`) is in `text` */
   const inserted: number[] = [];
-  for (let left = MAX_REPAIRS; ; left--) {
-    const parsed = text;
-    const reading = await withStatements("bash", parsed, (script) => read(script, parsed));
-    // Its statements before the first glue read as tree-sitter reads them anywhere: another script
-    // sharing them may be parsed from there on (./outlines).
-    confirmOutline("bash", parsed, reading.gluedAt ?? parsed.length);
-    if (reading.gluedAt === null || left === 0) {
-      const toSource = (offset: number) => offset - inserted.filter((at) => at < offset).length;
-      return { reading, toSource };
-    }
-    const at = reading.gluedAt;
+  const insert = (at: number, char: string): void => {
     for (let k = 0; k < inserted.length; k++) if (inserted[k]! >= at) inserted[k]!++;
     inserted.push(at);
-    text = `${text.slice(0, at)};${text.slice(at)}`;
+    text = `${text.slice(0, at)}${char}${text.slice(at)}`;
+  };
+  for (let left = MAX_REPAIRS; ; left--) {
+    const parsed = text;
+    const { reading, split } = await withStatements("bash", parsed, (script) => ({ reading: read(script, parsed), split: splitIn(script, parsed) }));
+    const glue = reading.gluedAt;
+    const at = glue === null ? split : split === null ? glue : Math.min(glue, split);
+    // Its statements before the first misreading read as tree-sitter reads them anywhere: another
+    // script sharing them may be parsed from there on (./outlines).
+    confirmOutline("bash", parsed, at ?? parsed.length);
+    if (at === null || left === 0) {
+      const toSource = (offset: number) => offset - inserted.filter((k) => k < offset).length;
+      return { reading, toSource };
+    }
+    if (at === glue) {
+      insert(at, ";");
+    } else {
+      const name = SPLIT_NAME.exec(parsed.slice(at, at + 256))?.[0] ?? "";
+      insert(at, "{");
+      insert(at + 1 + name.length, "}");
+    }
   }
 }
