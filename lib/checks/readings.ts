@@ -14,8 +14,9 @@ import { analyseShell, type ShellAnalysis } from "./shell";
 /** 3: each path once per line and kind (2 listed a `Path("/x")` twice: the call and its string). */
 export const PYTEST_READINGS_VERSION = 3;
 /** 4: what the Python programs a solution runs or writes (heredocs) write is read too. 5: a
- * substring offset `${a:$i}` no longer makes the script a syntax error to tree-sitter, and a word
- * it split after a `$name` (`$D/x-$n.gz`) is read whole (lib/metrics/shell-glue). */
+ * substring offset `${a:$i}` no longer makes the script a syntax error to tree-sitter, a word it
+ * split after a `$name` (`$D/x-$n.gz`) is read whole, and a command name on the line after its
+ * assignments is glue (lib/metrics/shell-glue). */
 export const SHELL_READINGS_VERSION = 5;
 
 export const pytestReader = (): string => `pytest@${PYTEST_READINGS_VERSION}`;
@@ -101,8 +102,8 @@ export async function readForChecks(files: Iterable<{ path: string; hash: string
 // own version: **bump STEP_READINGS_VERSION whenever lib/diff/bash.ts's spans or the metrics'
 // pytestTestNames give something else** (the statements' texts are rebuilt from the spans when
 // read, so a change of how a span becomes text needs no bump).
-/** 4: a script with a substring offset `${a:$i}` has spans, and a word tree-sitter split after a
- * `$name` no longer ends a statement there (lib/metrics/shell-glue). */
+/** 4: a script with a substring offset `${a:$i}` has spans, and a line of assignments glued onto
+ * the next line's command is its own statement (lib/metrics/shell-glue). */
 export const STEP_READINGS_VERSION = 4;
 export const STEP_SHELL_READER = `steps-shell@${STEP_READINGS_VERSION}`;
 export const STEP_PYTEST_READER = `steps-pytest@${STEP_READINGS_VERSION}`;

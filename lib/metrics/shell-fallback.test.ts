@@ -101,6 +101,26 @@ describe("lines tree-sitter glues onto the previous command", () => {
     expect(metrics.commands).toBeGreaterThan(summarizeFacts(raw.facts).commands);
   });
 
+  it("stay their own commands after a line of assignments", async () => {
+    // From a generated solution: after this much text tree-sitter-bash reads the assignments as
+    // the prefix of a command named `while`, with `do` and `done` commands of their own.
+    const source = script(
+      'strip "$TARGET"',
+      "",
+      "# Reference values computed in plain bash, independent of the C code.",
+      "n=0 total=0 top=0",
+      "while read -r v; do",
+      "  total=$((total + v))",
+      'done < "$SAMPLE"',
+      'echo "$total"',
+    );
+    const raw = await withStatements("bash", source, (s) => readBashTree(s, source.split("\n")));
+    expect(raw.facts.commands.map((words) => words[0])).toEqual(["strip", "while", "do", "done", "echo"]);
+    expect(raw.gluedAt).toBe(source.indexOf("top=0") + "top=0".length);
+    expect(await measureShell(source)).toMatchObject({ commands: 3, tools: ["strip"], parser: "tree-sitter" });
+    expect(summarizeFacts(readWithMvdan(source)!)).toEqual({ commands: 3, tools: ["strip"] });
+  });
+
   it("stay their own commands after a redirect that ends a `\\`-continued pipeline", async () => {
     // A generated solution (round 1) on which tree-sitter-bash reads `> "$status_file"` as a
     // redirect whose destination runs on over the next forty lines (the comment, the next

@@ -11,8 +11,9 @@ export const NEWLINE_IN_WORD = /(^|[^\\])\n/;
 
 /**
  * Where tree-sitter glued a line onto `command` (a `command` node): the offset, in the parsed text,
- * at which the command must end; null when it reads right. A command cannot continue on the next
- * line without a trailing backslash, and an unquoted word cannot span a line break.
+ * at which the command must end; null when it reads right. A command (its assignments, name and
+ * arguments) cannot continue on the next line without a trailing backslash, and an unquoted word
+ * cannot span a line break.
  * `lines`: the script's lines (rows of the parsed text).
  */
 export function glueIn(command: Node, lines: readonly string[]): number | null {
@@ -21,7 +22,19 @@ export function glueIn(command: Node, lines: readonly string[]): number | null {
   const glue = (offset: number) => {
     if (at === null || offset < at) at = offset;
   };
-  let prev: Node = command.childForFieldName("name")?.namedChildren[0] ?? command;
+  const name = command.childForFieldName("name");
+  // The assignments and redirects before the name (`n=0 total=0⏎while read -r v; do`, after some
+  // earlier text, reads as a command named `while`): the name on a later line is glue too.
+  let before: Node | null = null;
+  for (const child of command.namedChildren) {
+    if (name && child.startIndex >= name.startIndex) break;
+    before = child;
+  }
+  if (before && name) {
+    const row = before.endPosition.row;
+    if (name.startPosition.row > row && !(lines[row] ?? "").trimEnd().endsWith("\\")) glue(before.endIndex);
+  }
+  let prev: Node = name?.namedChildren[0] ?? command;
   for (const a of command.childrenForFieldName("argument")) {
     const prevEnd = prev.endPosition.row;
     if (a.startPosition.row > prevEnd && !(lines[prevEnd] ?? "").trimEnd().endsWith("\\")) glue(prev.endIndex);
