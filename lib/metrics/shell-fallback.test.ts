@@ -184,6 +184,7 @@ describe("words tree-sitter splits after a $name", () => {
     ["out=$a/$b/$c.d\nls", 1, ["ls"]],
     ["echo hi > $LOGS/$name.log", 1, []],
     ["f=$D/a-$1.x; wc -l \"$f\"", 1, ["wc"]],
+    ["v=$D/$name+1; g=$D/$n*; sort $v", 1, ["sort"]],
   ] as const;
 
   it.each(cases)("read as one word: %j", async (source, commands, tools) => {

@@ -93,8 +93,8 @@ const SPLIT_NAME = /^(?:[A-Za-z_][A-Za-z0-9_]*|[0-9])/;
 
 /**
  * Where tree-sitter-bash split one word in two (`script`'s statements parsed here; none in a tree
- * with errors): after an expansion and more text, a `$name` followed by `.`, `-`, `/` or `,`
- * (`$DEST/shipping-$stamp.tar.gz`, `$a/$b/$c.d`) ends the word with a bare `$`, and `stamp.tar.gz`
+ * with errors): after an expansion and more text, a `$name` followed by `.`, `-`, `/`, `,`, `+`,
+ * `~`, `^`, `!` or `*` (`$DEST/shipping-$stamp.tar.gz`, `$a/$b/$c.d`) ends the word with a bare `$`, and `stamp.tar.gz`
  * becomes a word of its own — one more argument, or after an assignment a command named
  * `stamp.tar.gz` — with no error node. Bash reads `$stamp` there. The offset in `text` of the name
  * after the first such `$`; null: none. Bracing the name (`${stamp}.tar.gz`, the same word to bash)
@@ -102,17 +102,33 @@ const SPLIT_NAME = /^(?:[A-Za-z_][A-Za-z0-9_]*|[0-9])/;
  */
 export function splitIn(script: ParsedScript, text: string): number | null {
   if (script.hasError) return null;
+  // The metrics, the checks and the step spans read the same parse of a text (./tree-sitter).
+  const known = splitsFound.get(script);
+  if (known !== undefined) return known;
+  // Walking a statement costs a call into WASM and an object per node: only statements holding a
+  // `$name` that is not the start of a word and is followed by a split character are walked.
+  const risks: number[] = [];
+  for (const m of text.matchAll(SPLIT_RISK)) risks.push(m.index);
   let at: number | null = null;
+  let r = 0;
   for (const statement of script.statements) {
-    if (statement.node === null || (at !== null && statement.startIndex > at)) continue;
+    while (r < risks.length && risks[r]! < statement.startIndex) r++;
+    if (r === risks.length || (at !== null && statement.startIndex > at)) break;
+    if (statement.node === null || risks[r]! >= statement.endIndex) continue;
     for (const word of statement.node.descendantsOfType("concatenation")) {
       const last = word.lastChild;
       if (last === null || last.isNamed || last.type !== "$" || !SPLIT_NAME.test(text.slice(word.endIndex, word.endIndex + 1))) continue;
       if (at === null || word.endIndex < at) at = word.endIndex;
     }
   }
+  splitsFound.set(script, at);
   return at;
 }
+
+/** A text `splitIn` can find a split in: a `$` after a character of the same word, its name, and
+ * one of the characters after which tree-sitter-bash splits. */
+const SPLIT_RISK = /\S\$(?:[A-Za-z_][A-Za-z0-9_]*|[0-9])[.,/+~^!*-]/g;
+const splitsFound = new WeakMap<ParsedScript, number | null>();
 
 /** Repairs tried before the caller gives up on tree-sitter (each is one more parse). */
 const MAX_REPAIRS = 8;
