@@ -2,7 +2,8 @@
 // `\`-continued pipeline (`| uniq -c⏎jq …⏎diff …` read as one command), or onto a line starting
 // with `\` (`\cp -f a b`). A newline there ends the command in bash. Both the metrics (commands,
 // distinct tools) and the checks' reading of a solution find the glue here and repair it the same
-// way; so is one construct its grammar cannot read at all (`unbraceSubstringOffsets`). Server only.
+// way; so are a word it splits in two (`splitIn`) and one construct its grammar cannot read at all
+// (`unbraceSubstringOffsets`). Server only.
 import type { Node } from "web-tree-sitter";
 import { confirmOutline, withStatements, type ParsedScript } from "./tree-sitter";
 
@@ -94,11 +95,11 @@ const SPLIT_NAME = /^(?:[A-Za-z_][A-Za-z0-9_]*|[0-9])/;
 /**
  * Where tree-sitter-bash split one word in two (`script`'s statements parsed here; none in a tree
  * with errors): after an expansion and more text, a `$name` followed by `.`, `-`, `/`, `,`, `+`,
- * `~`, `^`, `!` or `*` (`$DEST/shipping-$stamp.tar.gz`, `$a/$b/$c.d`) ends the word with a bare `$`, and `stamp.tar.gz`
- * becomes a word of its own — one more argument, or after an assignment a command named
- * `stamp.tar.gz` — with no error node. Bash reads `$stamp` there. The offset in `text` of the name
- * after the first such `$`; null: none. Bracing the name (`${stamp}.tar.gz`, the same word to bash)
- * reads right.
+ * `~`, `^`, `!` or `*` (`$DEST/shipping-$stamp.tar.gz`, `$a/$b/$c.d`) ends the word with a bare
+ * `$`, and `stamp.tar.gz` becomes a word of its own — one more argument, or after an assignment a
+ * command named `stamp.tar.gz` — with no error node. Bash reads `$stamp` there. The offset in
+ * `text` of the name after the first such `$`; null: none. Bracing the name (`${stamp}.tar.gz`,
+ * the same word to bash) reads right.
  */
 export function splitIn(script: ParsedScript, text: string): number | null {
   if (script.hasError) return null;
