@@ -90,7 +90,8 @@ export function unbraceSubstringOffsets(source: string): string {
 }
 
 /** A name a `$` expands: a variable's or one positional parameter's. */
-const SPLIT_NAME = /^(?:[A-Za-z_][A-Za-z0-9_]*|[0-9])/;
+const DOLLAR_NAME = "(?:[A-Za-z_][A-Za-z0-9_]*|[0-9])";
+const SPLIT_NAME = new RegExp(`^${DOLLAR_NAME}`);
 
 /**
  * Where tree-sitter-bash split one word in two (`script`'s statements parsed here; none in a tree
@@ -128,7 +129,7 @@ export function splitIn(script: ParsedScript, text: string): number | null {
 
 /** A text `splitIn` can find a split in: a `$` after a character of the same word, its name, and
  * one of the characters after which tree-sitter-bash splits. */
-const SPLIT_RISK = /\S\$(?:[A-Za-z_][A-Za-z0-9_]*|[0-9])[.,/+~^!*-]/g;
+const SPLIT_RISK = new RegExp(`\\S\\$${DOLLAR_NAME}[.,/+~^!*-]`, "g");
 const splitsFound = new WeakMap<ParsedScript, number | null>();
 
 /** Repairs tried before the caller gives up on tree-sitter (each is one more parse). */
