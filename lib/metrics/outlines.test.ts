@@ -1,3 +1,5 @@
+import fs from "node:fs";
+import path from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import { analysePytest, clearPytestReadings } from "@/lib/checks/pytest";
 import { analyseShell } from "@/lib/checks/shell";
@@ -8,7 +10,7 @@ import { commonPrefix, entriesOf, outlineOf, sharedAround, sharedStart, type Out
 import { clearPytestStatementMemo, measurePytest, pytestTestNames } from "./pytest";
 import { measureShell } from "./shell";
 import { clearBashStatementMemo } from "./shell-tree-sitter";
-import { parseCounts, useSharedStarts, withTreeReuse } from "./tree-sitter";
+import { parseCounts, parsedChars, useSharedStarts, withTreeReuse } from "./tree-sitter";
 
 const entry = (startIndex: number, endIndex: number, startRow: number, type = "command"): TopEntry => ({ type, isNamed: true, startIndex, endIndex, startRow });
 
@@ -300,9 +302,39 @@ describe("a script parsed from the start it shares with one read before", () => 
       clearReading: clearBashStatementMemo,
       edit: (_next, parent) => parent,
     });
-    // The children and their repaired texts resume (110 here; 85 when a text equal to an earlier
-    // one was parsed whole, the repaired texts resuming from the unrepaired ones' first glue).
-    expect(shared.fromShared).toBeGreaterThan(100);
+    // The children resume from their parents' repaired texts, the repairs written first (78 here;
+    // 110 when the children's texts as given were parsed too, from their first glue on; 85 when a
+    // text equal to an earlier one was parsed whole).
+    expect(shared.fromShared).toBeGreaterThan(70);
+  });
+
+  it("takes a parent's repairs on the lines it shares: a glued line's descendants parse only what they add", async () => {
+    // A generated solution on which tree-sitter-bash glues lines (./shell-fallback.test.ts), and
+    // two generations after it, each appending a step.
+    const fixture = fs.readFileSync(path.join(import.meta.dirname, "fixtures", "glued-pipeline.sh"), "utf8");
+    const step = (n: number) => `\n# Step ${n}: archive the report.\nmkdir -p /app/archive-${n}\ntar -czf /app/archive-${n}/report.tgz -C /app report.txt\nls -l /app/archive-${n} | wc -l\n`;
+    const parent = `${fixture}${step(1)}`;
+    const child = `${parent}${step(2)}`;
+    const grandchild = `${child}${step(3)}`;
+    const read = async (text: string) => ({
+      metrics: await measureShell(text),
+      spans: await shellStatementSpans(text),
+      checks: await analyseShell(text, { workdir: "/app" }),
+    });
+    let earlier: Outline[] = [];
+    await withTreeReuse(() => read(parent), { keep: (outlines) => (earlier = outlines) });
+    // The parent needed a repair (else this test shows nothing), well before its end.
+    const repaired = earlier.find((o) => o.inserted !== undefined);
+    expect(repaired?.inserted?.[0]).toBeLessThan(parent.length - 3 * step(2).length);
+    for (const text of [child, grandchild]) {
+      const before = parsedChars.bash;
+      const shared = await withTreeReuse(() => read(text), { earlier, keep: (outlines) => (earlier = outlines) });
+      // Without the repairs taken, the text as given is parsed from the parent's first glue on.
+      expect(parsedChars.bash - before).toBeLessThan(3 * step(2).length);
+      useSharedStarts(false);
+      expect(shared).toEqual(await read(text));
+      useSharedStarts(true);
+    }
   });
 
   it("reads a pytest file as a whole parse of it does", async () => {

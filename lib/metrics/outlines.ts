@@ -40,6 +40,9 @@ export interface Outline {
   confirmedUpTo: number;
   /** each child's key (TopEntry), when it had one */
   keys: readonly (string | undefined)[];
+  /** offsets in `text`, ascending, of characters a reader wrote into the script it was given before
+   * the text read cleanly (./shell-glue's repairs): `text` less them is that script */
+  inserted?: Int32Array;
 }
 
 export function outlineOf(grammar: Grammar, text: string, entries: readonly TopEntry[], confirmedUpTo: number): Outline {

@@ -5,7 +5,8 @@
 // way; so are a word it splits in two (`splitIn`) and one construct its grammar cannot read at all
 // (`unbraceSubstringOffsets`). Server only.
 import type { Node } from "web-tree-sitter";
-import { confirmOutline, withStatements, type ParsedScript } from "./tree-sitter";
+import { commonPrefix } from "./outlines";
+import { confirmOutline, noteInserted, repairedOutlines, withStatements, type ParsedScript } from "./tree-sitter";
 
 /** An unescaped newline cannot be part of an unquoted word in bash. */
 export const NEWLINE_IN_WORD = /(^|[^\\])\n/;
@@ -132,6 +133,47 @@ export function splitIn(script: ParsedScript, text: string): number | null {
 const SPLIT_RISK = new RegExp(`\\S\\$${DOLLAR_NAME}[.,/+~^!*-]`, "g");
 const splitsFound = new WeakMap<ParsedScript, number | null>();
 
+/**
+ * The repairs a script read before in this import (a parent task's solve.sh: `repairedOutlines`)
+ * needed on the lines `text` shares with it, whole lines only: each character and its offset as it
+ * will stand in `text` once the ones before it are written, ascending. To bash they change nothing
+ * (a `;` where a line break already ends the command, braces around a name), and a line reads the
+ * same to bash whatever follows it, so they may be written before the first parse. That parse then
+ * resumes near the end of the earlier script's repaired text instead of at its first repair: a
+ * script's outline is confirmed only up to its first misreading (./outlines), so without them every
+ * descendant of a script with a glue would parse everything after it, twice.
+ */
+function repairsShared(text: string): { at: number; char: string }[] {
+  let best: { at: number; char: string }[] = [];
+  for (const outline of repairedOutlines("bash")) {
+    const inserted = outline.inserted!;
+    const parts: string[] = [];
+    let from = 0;
+    for (const at of inserted) {
+      parts.push(outline.text.slice(from, at));
+      from = at + 1;
+    }
+    parts.push(outline.text.slice(from));
+    const script = parts.join("");
+    const shared = commonPrefix(text, script);
+    const taken: { at: number; char: string }[] = [];
+    // A brace written without its closing one would change the word: both or neither.
+    let unclosed = -1;
+    for (let k = 0; k < inserted.length; k++) {
+      const at = inserted[k]!;
+      const lineEnd = script.indexOf("\n", at - k);
+      if (lineEnd === -1 || lineEnd >= shared) break;
+      const char = outline.text[at]!;
+      if (char === "{") unclosed = taken.length;
+      else if (char === "}") unclosed = -1;
+      taken.push({ at, char });
+    }
+    if (unclosed !== -1) taken.length = unclosed;
+    if (taken.length > best.length) best = taken;
+  }
+  return best;
+}
+
 /** Repairs tried before the caller gives up on tree-sitter (each is one more parse). */
 const MAX_REPAIRS = 8;
 
@@ -155,7 +197,8 @@ export async function readRepairingGlueMapped<T extends { gluedAt: number | null
   source: string,
   read: (script: ParsedScript, text: string) => T,
 ): Promise<{ reading: T; toSource: (offset: number) => number }> {
-  let text = unbraceSubstringOffsets(source);
+  const unbraced = unbraceSubstringOffsets(source);
+  let text = unbraced;
   /** where each inserted character (`;`, `{`, `}`) is in `text` */
   const inserted: number[] = [];
   const insert = (at: number, char: string): void => {
@@ -163,14 +206,32 @@ export async function readRepairingGlueMapped<T extends { gluedAt: number | null
     inserted.push(at);
     text = `${text.slice(0, at)}${char}${text.slice(at)}`;
   };
-  for (let left = MAX_REPAIRS; ; left--) {
+  // Repairs taken from an earlier script count as made here: the same text gets as many in all.
+  let left = MAX_REPAIRS;
+  let taken = false;
+  for (const { at, char } of repairsShared(text)) {
+    insert(at, char);
+    if (char !== "}") left--;
+    taken = true;
+  }
+  for (; ; left--) {
     const parsed = text;
-    const { reading, split } = await withStatements("bash", parsed, (script) => ({ reading: read(script, parsed), split: splitIn(script, parsed) }));
+    const { reading, split, hasError } = await withStatements("bash", parsed, (script) => ({ reading: read(script, parsed), split: splitIn(script, parsed), hasError: script.hasError }));
+    if (taken && hasError) {
+      // A tree with an error is read as it is, unrepaired (the readers report no glue in one), and
+      // error recovery may settle differently around a repair: the script is read as it was given.
+      taken = false;
+      text = unbraced;
+      inserted.length = 0;
+      left = MAX_REPAIRS + 1;
+      continue;
+    }
     const glue = reading.gluedAt;
     const at = glue === null ? split : split === null ? glue : Math.min(glue, split);
     // Its statements before the first misreading read as tree-sitter reads them anywhere: another
     // script sharing them may be parsed from there on (./outlines).
     confirmOutline("bash", parsed, at ?? parsed.length);
+    if (at === null && inserted.length > 0) noteInserted("bash", parsed, inserted);
     if (at === null || left === 0) {
       const toSource = (offset: number) => offset - inserted.filter((k) => k < offset).length;
       return { reading, toSource };

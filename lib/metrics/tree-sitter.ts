@@ -242,6 +242,21 @@ export function confirmOutline(grammar: Grammar, text: string, upTo: number): vo
   if (outline && upTo > outline.confirmedUpTo) outline.confirmedUpTo = upTo;
 }
 
+/** `text` read cleanly once a reader had written the characters at `inserted` (offsets in `text`)
+ * into the script it was given (./shell-glue): a later script sharing that script's start may take
+ * the same characters before its parse (`repairedOutlines`). */
+export function noteInserted(grammar: Grammar, text: string, inserted: readonly number[]): void {
+  const outline = reuseScope.getStore()?.outlines.find((o) => o.grammar === grammar && o.text === text);
+  if (outline) outline.inserted = Int32Array.from(inserted).sort();
+}
+
+/** The outlines a parse in this scope may start from that have characters noted (`noteInserted`). */
+export function repairedOutlines(grammar: Grammar): Outline[] {
+  const scope = reuseScope.getStore();
+  if (!scope || scope.closed || !sharedStarts) return [];
+  return [...scope.earlier, ...scope.outlines].filter((o) => o.grammar === grammar && o.inserted !== undefined);
+}
+
 function topLevel(text: string, entry: TopEntry, node: Node | null): TopLevel {
   const { type, isNamed, startIndex, endIndex, startRow } = entry;
   return { type, isNamed, startIndex, endIndex, startRow, key: entry.key ?? `${type}\u0000${text.slice(startIndex, endIndex)}`, node };
