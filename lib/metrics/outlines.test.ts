@@ -321,16 +321,26 @@ describe("a script parsed from the start it shares with one read before", () => 
       spans: await shellStatementSpans(text),
       checks: await analyseShell(text, { workdir: "/app" }),
     });
+    clearBashStatementMemo();
+    clearShellStatementCache();
+    clearShellTreeMemo();
     let earlier: Outline[] = [];
+    const again = parseCounts.wholeAgain;
     await withTreeReuse(() => read(parent), { keep: (outlines) => (earlier = outlines) });
+    // Each reader took the same path to the repaired text (the first one's repairs are not taken
+    // by the others: their memories would lack the statements it read in the text as given).
+    expect(parseCounts.wholeAgain - again).toBe(0);
     // The parent needed a repair (else this test shows nothing), well before its end.
     const repaired = earlier.find((o) => o.inserted !== undefined);
     expect(repaired?.inserted?.[0]).toBeLessThan(parent.length - 3 * step(2).length);
     for (const text of [child, grandchild]) {
       const before = parsedChars.bash;
+      const again = parseCounts.wholeAgain;
       const shared = await withTreeReuse(() => read(text), { earlier, keep: (outlines) => (earlier = outlines) });
       // Without the repairs taken, the text as given is parsed from the parent's first glue on.
       expect(parsedChars.bash - before).toBeLessThan(3 * step(2).length);
+      // Every reader knew the statements taken from the parent's outline: none parsed it again.
+      expect(parseCounts.wholeAgain - again).toBe(0);
       useSharedStarts(false);
       expect(shared).toEqual(await read(text));
       useSharedStarts(true);

@@ -6,7 +6,7 @@
 // (`unbraceSubstringOffsets`). Server only.
 import type { Node } from "web-tree-sitter";
 import { commonPrefix } from "./outlines";
-import { confirmOutline, noteInserted, repairedOutlines, withStatements, type ParsedScript } from "./tree-sitter";
+import { confirmOutline, noteInserted, repairedOutlines, withCleanStatements, withStatements, type ParsedScript } from "./tree-sitter";
 
 /** An unescaped newline cannot be part of an unquoted word in bash. */
 export const NEWLINE_IN_WORD = /(^|[^\\])\n/;
@@ -208,6 +208,7 @@ export async function readRepairingGlueMapped<T extends { gluedAt: number | null
   };
   // Repairs taken from an earlier script count as made here: the same text gets as many in all.
   let left = MAX_REPAIRS;
+  /** the text about to be parsed holds repairs taken from an earlier script */
   let taken = false;
   for (const { at, char } of repairsShared(text)) {
     insert(at, char);
@@ -216,8 +217,9 @@ export async function readRepairingGlueMapped<T extends { gluedAt: number | null
   }
   for (; ; left--) {
     const parsed = text;
-    const { reading, split, hasError } = await withStatements("bash", parsed, (script) => ({ reading: read(script, parsed), split: splitIn(script, parsed), hasError: script.hasError }));
-    if (taken && hasError) {
+    const readAll = (script: ParsedScript) => ({ reading: read(script, parsed), split: splitIn(script, parsed), hasError: script.hasError });
+    const result = taken ? await withCleanStatements("bash", parsed, readAll) : await withStatements("bash", parsed, readAll);
+    if (result === null || (taken && result.hasError)) {
       // A tree with an error is read as it is, unrepaired (the readers report no glue in one), and
       // error recovery may settle differently around a repair: the script is read as it was given.
       taken = false;
@@ -226,6 +228,9 @@ export async function readRepairingGlueMapped<T extends { gluedAt: number | null
       left = MAX_REPAIRS + 1;
       continue;
     }
+    const { reading, split } = result;
+    // Only the text first parsed may be given up: later ones are this script's own repairs.
+    taken = false;
     const glue = reading.gluedAt;
     const at = glue === null ? split : split === null ? glue : Math.min(glue, split);
     // Its statements before the first misreading read as tree-sitter reads them anywhere: another

@@ -64,6 +64,8 @@ interface ReuseScope {
   earlier: readonly Outline[];
   /** the outlines of the scripts parsed in the call without an error */
   outlines: Outline[];
+  /** texts `withCleanStatements` found an error in, parsing from a shared start */
+  unclean: Set<string>;
   /** Set when the call has settled: a parse started by work it did not wait for keeps nothing. */
   closed: boolean;
 }
@@ -84,7 +86,7 @@ export async function withTreeReuse<T>(
   fn: () => Promise<T>,
   opts: { earlier?: readonly Outline[]; keep?: (outlines: Outline[]) => void } = {},
 ): Promise<T> {
-  const scope: ReuseScope = { trees: [], scripts: [], earlier: opts.earlier ?? [], outlines: [], closed: false };
+  const scope: ReuseScope = { trees: [], scripts: [], earlier: opts.earlier ?? [], outlines: [], unclean: new Set(), closed: false };
   try {
     const result = await reuseScope.run(scope, fn);
     opts.keep?.(scope.outlines);
@@ -95,6 +97,7 @@ export async function withTreeReuse<T>(
     for (const kept of scope.scripts) kept.tree?.delete();
     scope.trees = [];
     scope.scripts = [];
+    scope.unclean.clear();
   }
 }
 
@@ -250,11 +253,13 @@ export function noteInserted(grammar: Grammar, text: string, inserted: readonly 
   if (outline) outline.inserted = Int32Array.from(inserted).sort();
 }
 
-/** The outlines a parse in this scope may start from that have characters noted (`noteInserted`). */
+/** The outlines of the scripts read before this scope (its `earlier`: a parent task's) that have
+ * characters noted (`noteInserted`). Not the scope's own: every reader of a text takes the same
+ * path to its repaired text, so that each one's memory holds what the next script takes. */
 export function repairedOutlines(grammar: Grammar): Outline[] {
   const scope = reuseScope.getStore();
   if (!scope || scope.closed || !sharedStarts) return [];
-  return [...scope.earlier, ...scope.outlines].filter((o) => o.grammar === grammar && o.inserted !== undefined);
+  return scope.earlier.filter((o) => o.grammar === grammar && o.inserted !== undefined);
 }
 
 function topLevel(text: string, entry: TopEntry, node: Node | null): TopLevel {
@@ -274,8 +279,11 @@ function wholeScript(text: string, tree: Tree): ParsedScript {
 /**
  * Parse `source` from the latest statement boundary it shares with a script read before in this
  * thread (the scope's earlier texts and its own scripts), or whole. The tree is the scope's to keep.
+ * Null when the parse from a shared start has an error and `wholeOnError` is false.
  */
-function parseScript(parser: Parser, grammar: Grammar, source: string, scope: ReuseScope): { script: ParsedScript; tree: Tree } {
+function parseScript(parser: Parser, grammar: Grammar, source: string, scope: ReuseScope, wholeOnError: false): { script: ParsedScript; tree: Tree } | null;
+function parseScript(parser: Parser, grammar: Grammar, source: string, scope: ReuseScope): { script: ParsedScript; tree: Tree };
+function parseScript(parser: Parser, grammar: Grammar, source: string, scope: ReuseScope, wholeOnError = true): { script: ParsedScript; tree: Tree } | null {
   // An outline packs what it needs of the statements (not their nodes).
   const remember = (statements: TopLevel[], confirmedUpTo: number) => scope.outlines.push(outlineOf(grammar, source, statements, confirmedUpTo));
   const earlier = [...scope.earlier, ...scope.outlines];
@@ -301,7 +309,9 @@ function parseScript(parser: Parser, grammar: Grammar, source: string, scope: Re
       return { script: { text: source, hasError: false, root: null, statements }, tree };
     }
     tree?.delete();
+    if (!wholeOnError) return null;
     parseCounts.wholeAgain++;
+    (globalThis as any).dbgRest = ((globalThis as any).dbgRest ?? 0) + 1;
   } else parseCounts.whole++;
   const tree = parseFresh(parser, grammar, source);
   const script = wholeScript(source, tree);
@@ -360,6 +370,9 @@ export async function withStatements<T>(grammar: Grammar, source: string, use: (
     return use(kept.script);
   } catch (err) {
     if (!(err instanceof PrefixMiss) || kept.script.root) throw err;
+    (globalThis as any).dbgMiss ??= new Map();
+    const k = (err.stack ?? "").split("\n").slice(2, 5).join("|").replace(/\/work\/main\//g, "");
+    (globalThis as any).dbgMiss.set(k, ((globalThis as any).dbgMiss.get(k) ?? 0) + 1);
     parseCounts.wholeAgain++;
     const tree = parseFresh(parser, grammar, source);
     kept.tree?.delete();
@@ -367,4 +380,26 @@ export async function withStatements<T>(grammar: Grammar, source: string, use: (
     kept.script = wholeScript(source, tree);
     return use(kept.script);
   }
+}
+
+/**
+ * `withStatements` for a text the caller may do without (./shell-glue: a script with an earlier
+ * script's repairs written in): null, `use` not called, when its parse from a shared start has an
+ * error, where `withStatements` would parse it whole again.
+ */
+export async function withCleanStatements<T>(grammar: Grammar, source: string, use: (script: ParsedScript) => T): Promise<T | null> {
+  const scope = reuseScope.getStore();
+  if (scope && !scope.closed) {
+    if (scope.unclean.has(source)) return null;
+    const known = scope.scripts.some((s) => s.grammar === grammar && s.source === source) || scope.trees.some((t) => t.grammar === grammar && t.source === source);
+    if (!known) {
+      const parsed = parseScript(await parserFor(grammar), grammar, source, scope, false);
+      if (!parsed) {
+        scope.unclean.add(source);
+        return null;
+      }
+      scope.scripts.push({ grammar, source, ...parsed });
+    }
+  }
+  return withStatements(grammar, source, use);
 }
