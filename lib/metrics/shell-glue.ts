@@ -182,8 +182,10 @@ const MAX_REPAIRS = 8;
  * with `read`; while the reading has a glue (`gluedAt`, which `read` leaves null for a tree with
  * syntax errors), a `;` is written where the glue starts (the same thing to the shell; rows are
  * unchanged), and while tree-sitter split a word (`splitIn`), the name after the split is braced;
- * the text is parsed again, up to MAX_REPAIRS times in all. The last reading is returned: one that
- * still has `gluedAt` set is the caller's to distrust.
+ * the text is parsed again, up to MAX_REPAIRS times in all. The repairs a parent task's script
+ * needed on the lines this one shares with it are written before the first parse
+ * (`repairsShared`). The last reading is returned: one that still has `gluedAt` set is the
+ * caller's to distrust.
  */
 export async function readRepairingGlue<T extends { gluedAt: number | null }>(source: string, read: (script: ParsedScript, text: string) => T): Promise<T> {
   return (await readRepairingGlueMapped(source, read)).reading;
