@@ -16,8 +16,9 @@ export const PYTEST_READINGS_VERSION = 3;
 /** 4: what the Python programs a solution runs or writes (heredocs) write is read too. 5: a
  * substring offset `${a:$i}` no longer makes the script a syntax error to tree-sitter, a word it
  * split after a `$name` (`$D/x-$n.gz`) is read whole, and a command name on the line after its
- * assignments is glue (lib/metrics/shell-glue). */
-export const SHELL_READINGS_VERSION = 5;
+ * assignments is glue (lib/metrics/shell-glue). 6: a redirect ending a pipeline is placed on the
+ * whole pipeline however tree-sitter nests it (lib/checks/shell-tree). */
+export const SHELL_READINGS_VERSION = 6;
 
 export const pytestReader = (): string => `pytest@${PYTEST_READINGS_VERSION}`;
 /** A solution's reading depends on the directory it starts in (the Dockerfile's last WORKDIR). */

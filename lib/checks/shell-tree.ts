@@ -138,8 +138,11 @@ function statementEvents(top: Node, lines: readonly string[]): StatementEvents {
       }
       case "file_redirect": {
         gluedAt = earlierGlue(gluedAt, redirectGlueIn(node, lines), -baseIndex);
-        const statement = node.parent?.type === "heredoc_redirect" ? node.parent.parent : node.parent;
+        let statement = node.parent?.type === "heredoc_redirect" ? node.parent.parent : node.parent;
         if (!statement) break;
+        // `a | b | c > f` is one statement: tree-sitter-bash nests the redirect on the whole
+        // pipeline or on its tail (`a | (b | c > f)`), which one depending on text far before it.
+        while (statement.parent?.type === "pipeline") statement = statement.parent;
         const op = node.children.find((c) => !c.isNamed)?.type ?? "";
         if (!OUTPUT_REDIRECTS.has(op)) break;
         const dest = node.childForFieldName("destination") ?? node.namedChildren[node.namedChildren.length - 1] ?? null;

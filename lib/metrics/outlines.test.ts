@@ -347,14 +347,12 @@ describe("a script parsed from the start it shares with one read before", () => 
     }
   });
 
-  // A known exception, found at paper scale (session 41): a generated seed and its child, whose
-  // new step `cd …⏎find … \⏎  | sort -z \⏎  | xargs -0 sha512sum > …` tree-sitter-bash nests one
-  // way in a whole parse (the redirect on `sort | xargs`, from line 61) and another when the parse
-  // starts at the statement boundary the child shares with its parent (on the whole pipeline,
-  // from line 60). The checks' artifact then says line 61 or 60 depending on how the child was
-  // read, which an import's thread scheduling decides. Marked as failing until that is resolved:
-  // when it passes, make it a plain test.
-  it.fails("reads a generated child as a whole parse does where tree-sitter nests a pipeline by where its parse started", async () => {
+  // Found at paper scale (session 41): a generated seed and its child, whose new step
+  // `find … \⏎  | sort -z \⏎  | xargs -0 sha512sum > …` tree-sitter-bash nests one way in a whole
+  // parse (the redirect on `sort | xargs`, from line 61) and another when the parse starts at the
+  // statement boundary the child shares with its parent (on the whole pipeline, from line 60): the
+  // checks' artifact said line 61 or 60 depending on how the child was read.
+  it("reads a generated child as a whole parse does where tree-sitter nests a pipeline by where its parse started", async () => {
     const fixture = (name: string) => fs.readFileSync(path.join(import.meta.dirname, "fixtures", name), "utf8");
     const read = async (text: string) => ({
       metrics: await measureShell(text),
