@@ -311,7 +311,6 @@ function parseScript(parser: Parser, grammar: Grammar, source: string, scope: Re
     tree?.delete();
     if (!wholeOnError) return null;
     parseCounts.wholeAgain++;
-    (globalThis as any).dbgRest = ((globalThis as any).dbgRest ?? 0) + 1;
   } else parseCounts.whole++;
   const tree = parseFresh(parser, grammar, source);
   const script = wholeScript(source, tree);
@@ -370,9 +369,6 @@ export async function withStatements<T>(grammar: Grammar, source: string, use: (
     return use(kept.script);
   } catch (err) {
     if (!(err instanceof PrefixMiss) || kept.script.root) throw err;
-    (globalThis as any).dbgMiss ??= new Map();
-    const k = (err.stack ?? "").split("\n").slice(2, 5).join("|").replace(/\/work\/main\//g, "");
-    (globalThis as any).dbgMiss.set(k, ((globalThis as any).dbgMiss.get(k) ?? 0) + 1);
     parseCounts.wholeAgain++;
     const tree = parseFresh(parser, grammar, source);
     kept.tree?.delete();
