@@ -255,6 +255,13 @@ async function compareWithWhole<T>(opts: {
   return { fromShared: parseCounts.fromShared - before.fromShared, around: parseCounts.around - before.around };
 }
 
+/** Every reader of a solution (metrics, step spans, the checks' reading from `workdir`). */
+const readBash = (workdir: string) => async (text: string) => ({
+  metrics: await measureShell(text),
+  spans: await shellStatementSpans(text),
+  checks: await analyseShell(text, { workdir }),
+});
+
 /** Every reader of a pytest file (metrics, test names, the checks') and their memories. */
 const PYTEST_READERS = {
   read: async (text: string) => ({ metrics: await measurePytest(text), names: await pytestTestNames(text), checks: await analysePytest(text) }),
@@ -273,11 +280,7 @@ describe("a script parsed from the start it shares with one read before", () => 
       seed: 11,
       vocabularies: [BASH_BLOCKS, [...BASH_BLOCKS, ...GLUE_PRONE], [...BASH_LINES, ...GLUE_PRONE]],
       lines: [30, 50],
-      read: async (text) => ({
-        metrics: await measureShell(text),
-        spans: await shellStatementSpans(text),
-        checks: await analyseShell(text, { workdir: "/app" }),
-      }),
+      read: readBash("/app"),
       clearMemories: () => {
         clearBashStatementMemo();
         clearShellStatementCache();
@@ -316,11 +319,7 @@ describe("a script parsed from the start it shares with one read before", () => 
     const parent = `${fixture}${step(1)}`;
     const child = `${parent}${step(2)}`;
     const grandchild = `${child}${step(3)}`;
-    const read = async (text: string) => ({
-      metrics: await measureShell(text),
-      spans: await shellStatementSpans(text),
-      checks: await analyseShell(text, { workdir: "/app" }),
-    });
+    const read = readBash("/app");
     clearBashStatementMemo();
     clearShellStatementCache();
     clearShellTreeMemo();
@@ -354,11 +353,7 @@ describe("a script parsed from the start it shares with one read before", () => 
   // checks' artifact said line 61 or 60 depending on how the child was read.
   it("reads a generated child as a whole parse does where tree-sitter nests a pipeline by where its parse started", async () => {
     const fixture = (name: string) => fs.readFileSync(path.join(import.meta.dirname, "fixtures", name), "utf8");
-    const read = async (text: string) => ({
-      metrics: await measureShell(text),
-      spans: await shellStatementSpans(text),
-      checks: await analyseShell(text, { workdir: "/opt/backup" }),
-    });
+    const read = readBash("/opt/backup");
     const child = fixture("nesting-child.sh");
     useSharedStarts(false);
     const whole = await read(child);
