@@ -18,7 +18,8 @@ import { formatIssue, IssueList } from "@/lib/ingest/errors";
 import { readJsonl } from "@/lib/ingest/jsonl";
 import { readCandidate } from "@/lib/ingest/native/read-candidate";
 import { lineageSchema, type LineageRecord } from "@/lib/ingest/native/schemas";
-import { parseCounts, parsedChars } from "@/lib/metrics/tree-sitter";
+import { parseCounts } from "@/lib/metrics/script-parse";
+import { parsedChars } from "@/lib/metrics/tree-sitter";
 
 const { values: args } = parseArgs({
   options: {

@@ -5,7 +5,7 @@
 import type { Node } from "web-tree-sitter";
 import { normalizeSource } from "@/lib/metrics/source";
 import { StatementMemo } from "@/lib/metrics/statements";
-import { withStatements, type ParsedScript, type TopLevel } from "@/lib/metrics/tree-sitter";
+import { withStatements, type ParsedScript, type TopLevel } from "@/lib/metrics/script-parse";
 import { Lru } from "@/lib/rounds/lru";
 import { AskedEnv, constantOf, evalExpr, inCommand, listedBy, LISTING_CALL, PATH_CALLS, pathsOfValue, RUNS_COMMAND, stringValue, type Env } from "./pytest-values";
 

@@ -7,7 +7,7 @@
 import type { Node } from "web-tree-sitter";
 import { earlierGlue, glueIn, redirectGlueIn } from "@/lib/metrics/shell-glue";
 import { StatementMemo } from "@/lib/metrics/statements";
-import type { ParsedScript } from "@/lib/metrics/tree-sitter";
+import type { ParsedScript } from "@/lib/metrics/script-parse";
 import type { Reader, ShellAnalysis, Span, Word } from "./shell";
 
 /** A literal piece of a word, or a variable's name (`$X`, `${X}`). */

@@ -8,7 +8,7 @@
 import type { Node } from "web-tree-sitter";
 import { earlierGlue, glueIn, readRepairingGlueMapped, redirectGlueIn } from "@/lib/metrics/shell-glue";
 import { StatementMemo } from "@/lib/metrics/statements";
-import type { ParsedScript } from "@/lib/metrics/tree-sitter";
+import type { ParsedScript } from "@/lib/metrics/script-parse";
 import { Lru } from "@/lib/rounds/lru";
 import { contentKey } from "@/lib/text/content-key";
 import { commandKey, normalizeNewlines, type Unit } from "./units";

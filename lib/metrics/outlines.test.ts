@@ -10,7 +10,8 @@ import { commonPrefix, entriesOf, outlineOf, sharedAround, sharedStart, type Out
 import { clearPytestStatementMemo, measurePytest, pytestTestNames } from "./pytest";
 import { measureShell } from "./shell";
 import { clearBashStatementMemo } from "./shell-tree-sitter";
-import { parseCounts, parsedChars, useSharedStarts, withTreeReuse } from "./tree-sitter";
+import { parseCounts, useSharedStarts } from "./script-parse";
+import { parsedChars, withTreeReuse } from "./tree-sitter";
 
 const entry = (startIndex: number, endIndex: number, startRow: number, type = "command"): TopEntry => ({ type, isNamed: true, startIndex, endIndex, startRow });
 

@@ -2,7 +2,7 @@ import type { Node } from "web-tree-sitter";
 import { absolutePathOf } from "./python-paths";
 import { normalizeSource } from "./source";
 import { StatementMemo } from "./statements";
-import { withStatements, type ParsedScript } from "./tree-sitter";
+import { withStatements, type ParsedScript } from "./script-parse";
 
 export interface PytestMetrics {
   tests: number;

@@ -7,7 +7,7 @@ import { summarizeFacts } from "./shell-facts";
 import { readRepairingGlueMapped, unbraceSubstringOffsets } from "./shell-glue";
 import { readWithMvdan } from "./shell-mvdan";
 import { readBashTree } from "./shell-tree-sitter";
-import { withStatements } from "./tree-sitter";
+import { withStatements } from "./script-parse";
 
 const script = (...lines: string[]): string => `${lines.join("\n")}\n`;
 

@@ -6,7 +6,7 @@
 // (`unbraceSubstringOffsets`). Server only.
 import type { Node } from "web-tree-sitter";
 import { commonPrefix } from "./outlines";
-import { confirmOutline, noteInserted, repairedOutlines, withCleanStatements, withStatements, type ParsedScript } from "./tree-sitter";
+import { confirmOutline, noteInserted, repairedOutlines, withCleanStatements, withStatements, type ParsedScript } from "./script-parse";
 
 /** An unescaped newline cannot be part of an unquoted word in bash. */
 export const NEWLINE_IN_WORD = /(^|[^\\])\n/;

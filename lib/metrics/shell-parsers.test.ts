@@ -3,7 +3,7 @@ import { measureShell } from "./shell";
 import { countCodeLines, summarizeFacts, type ShellFacts } from "./shell-facts";
 import { readWithMvdan } from "./shell-mvdan";
 import { readBashTree } from "./shell-tree-sitter";
-import { withStatements } from "./tree-sitter";
+import { withStatements } from "./script-parse";
 
 function measured(facts: ShellFacts, source: string) {
   return { ...summarizeFacts(facts), lines: countCodeLines(source.split("\n"), facts.commentRows) };

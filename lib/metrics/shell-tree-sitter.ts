@@ -4,7 +4,7 @@ import { earlierGlue, glueIn, NEWLINE_IN_WORD, redirectGlueIn } from "./shell-gl
 import type { ShellFacts } from "./shell-facts";
 import type { ShellWord } from "./shell-tools";
 import { StatementMemo } from "./statements";
-import type { ParsedScript } from "./tree-sitter";
+import type { ParsedScript } from "./script-parse";
 
 export interface BashTreeReading {
   facts: ShellFacts;

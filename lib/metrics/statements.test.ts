@@ -4,7 +4,7 @@ import { clearShellStatementCache, shellStatementSpans } from "@/lib/diff/bash";
 import { clearPytestStatementMemo, measurePytest } from "./pytest";
 import { clearBashStatementMemo, readBashTree } from "./shell-tree-sitter";
 import { StatementMemo } from "./statements";
-import { withStatements, type TopLevel } from "./tree-sitter";
+import { withStatements, type TopLevel } from "./script-parse";
 
 // The readers remember each top-level statement's reading by its text and place it again in
 // another script: a statement seen before must read exactly as in a fresh read of the script.

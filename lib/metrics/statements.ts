@@ -4,7 +4,7 @@
 // the new statements are walked. Walking a tree costs a call into WASM and a JS object per node;
 // at paper scale it costs more than the parse.
 import type { Node } from "web-tree-sitter";
-import { PrefixMiss, type TopLevel } from "./tree-sitter";
+import { PrefixMiss, type TopLevel } from "./script-parse";
 
 /** A statement's reading, and where the statement starts in the text its tree was parsed from. */
 export interface StatementReading<R> {
@@ -34,7 +34,7 @@ export class StatementMemo<R> {
 
   constructor(private readonly capacity: number) {}
 
-  /** The reading of each of a script's statements (lib/metrics/tree-sitter `withStatements`), in
+  /** The reading of each of a script's statements (lib/metrics/script-parse `withStatements`), in
    * order. A statement without a node must have been read before: `PrefixMiss` otherwise. */
   readAll(statements: readonly TopLevel[], read: (node: Node) => R): StatementReading<R>[] {
     return statements.map((s) => ({ reading: this.read(s, read), startIndex: s.startIndex, startRow: s.startRow }));
