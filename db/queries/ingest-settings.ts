@@ -2,7 +2,7 @@
 // it) and what runs after it commits.
 import { getTableName, sql } from "drizzle-orm";
 import { SEARCH_VECTOR_PROBE, searchVector } from "@/lib/ingest/search-vector";
-import { execRows, type Db } from "../client";
+import { execRows, isEmbedded, type Db } from "../client";
 import { blobs, checkReadings, evals, taskFiles, taskSearch, tasks, trialLogs, trials, trialTests } from "../schema";
 
 /** Whether the database's to_tsvector('simple', …) gives what searchVector builds, on a text that
@@ -14,31 +14,54 @@ export async function agreesOnVectors(tx: Db): Promise<boolean> {
   return row?.same === true;
 }
 
+/** What `tuneTransaction` set up for the import's end (`RunWriter.finish`, db/queries/ingest.ts). */
+export interface SearchIndexPlan {
+  /** GIN indexes whose pending lists are merged before commit */
+  merge: string[];
+  /** statements that build again the GIN indexes dropped for the import */
+  rebuild: string[];
+}
+
 /**
  * Settings for this one large transaction (SET LOCAL: they end with it, the schema is untouched):
  * - lz4 compresses the stored file contents (TOAST) several times faster than the default pglz,
  *   where the server has it; reading is the same.
  * - The full-text GIN indexes collect new entries in a pending list and merge it into the index
  *   whenever it passes gin_pending_list_limit (4 MB): a larger list merges less often, and
- *   `RunWriter.finish` (db/queries/ingest.ts) merges the rest before commit so searches do not scan a long list.
+ *   `RunWriter.finish` merges the rest before commit so searches do not scan a long list.
  *   Only on indexes this role owns (merging needs ownership).
- * Returns the GIN indexes to merge at the end.
+ * - Into embedded PGlite, when the import may add more tasks than task_search holds (`adding`: its
+ *   candidates that are not tasks of the run already), those indexes are dropped instead and built
+ *   once at the end from all the rows. There every entry went through the pending list and into the index, both written
+ *   to the WAL, on the thread that waits for the readers, while a build writes each page once.
+ *   The DROP is part of the transaction (a failed import keeps the indexes), and nothing else can
+ *   query PGlite while the import's transaction runs. Not on PostgreSQL: there the DROP's lock
+ *   would stall every search of the other runs until the commit.
  */
-export async function tuneTransaction(tx: Db): Promise<string[]> {
+export async function tuneTransaction(tx: Db, opts: { adding: number }): Promise<SearchIndexPlan> {
   const [lz4] = await execRows<{ ok: number }>(
     tx,
     sql`SELECT 1 AS ok FROM pg_settings WHERE name = 'default_toast_compression' AND 'lz4' = ANY(enumvals)`,
   );
   if (lz4) await tx.execute(sql`SET LOCAL default_toast_compression = 'lz4'`);
-  const gin = await execRows<{ oid: string; mine: boolean }>(
+  const gin = await execRows<{ oid: string; mine: boolean; name: string; definition: string }>(
     tx,
-    sql`SELECT i.indexrelid::text AS oid, pg_has_role(c.relowner, 'USAGE') AS mine
+    sql`SELECT i.indexrelid::text AS oid, pg_has_role(c.relowner, 'USAGE') AS mine, c.relname AS name,
+          pg_get_indexdef(i.indexrelid) AS definition
         FROM pg_index i JOIN pg_class c ON c.oid = i.indexrelid JOIN pg_am am ON am.oid = c.relam
-        WHERE i.indrelid = ${getTableName(taskSearch)}::regclass AND am.amname = 'gin'`,
+        WHERE i.indrelid = ${getTableName(taskSearch)}::regclass AND am.amname = 'gin'
+        ORDER BY c.relname`,
   );
-  if (gin.length === 0 || gin.some((g) => !g.mine)) return [];
+  if (gin.length === 0 || gin.some((g) => !g.mine)) return { merge: [], rebuild: [] };
+  if (isEmbedded(tx)) {
+    const [held] = await execRows<{ n: number }>(tx, sql`SELECT count(*)::int AS n FROM ${taskSearch}`);
+    if ((held?.n ?? 0) < opts.adding) {
+      for (const g of gin) await tx.execute(sql`DROP INDEX ${sql.identifier(g.name)}`);
+      return { merge: [], rebuild: gin.map((g) => g.definition) };
+    }
+  }
   await tx.execute(sql`SET LOCAL gin_pending_list_limit = '64MB'`);
-  return gin.map((g) => g.oid);
+  return { merge: gin.map((g) => g.oid), rebuild: [] };
 }
 
 /** Fresh statistics for the other tables an import fills (tasks, task_search and trials are

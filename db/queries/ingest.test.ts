@@ -30,7 +30,7 @@ function chainTask(i: number, length: number, status: TaskStatus = "accepted"): 
 }
 
 async function openWriter(tx: Parameters<typeof RunWriter.open>[0]): Promise<RunWriter> {
-  return RunWriter.open(tx, { name: "batches", format: "native", sourcePath: "/nowhere", meta: {}, createdAt: null });
+  return RunWriter.open(tx, { name: "batches", format: "native", sourcePath: "/nowhere", meta: {}, createdAt: null }, 0);
 }
 
 describe.each(BACKENDS)("RunWriter batches on %s", (backend) => {

@@ -16,7 +16,7 @@ import {
 } from "./ingest-rows";
 import { writeNewBlobs } from "./ingest-blobs";
 import { searchRow, writeSearchRows, type SearchRow } from "./ingest-search";
-import { agreesOnVectors, tuneTransaction } from "./ingest-settings";
+import { agreesOnVectors, tuneTransaction, type SearchIndexPlan } from "./ingest-settings";
 import { linkRunLineage } from "./lineage-link";
 import { evals, logChunks, runs, taskFiles, tasks, taskSearch, trialLogs, trials, trialTests } from "../schema";
 
@@ -60,8 +60,8 @@ export class RunWriter {
   private placed = new Map<string, Placement>();
   /** whether this database builds the same vectors as searchVector (checked on a probe) */
   private vectorsAgree = false;
-  /** GIN indexes whose pending lists are merged before commit (tuneTransaction) */
-  private ginIndexes: string[] = [];
+  /** what happens to the search indexes at the end (tuneTransaction) */
+  private searchIndexes: SearchIndexPlan = { merge: [], rebuild: [] };
   /** the database is embedded PGlite, whose writes run in this thread: readers then read
    * further ahead (lib/ingest/native/read-run.ts) */
   readonly embeddedDatabase: boolean;
@@ -88,7 +88,8 @@ export class RunWriter {
     return this.existing.get(extId)?.contentHash ?? null;
   }
 
-  static async open(tx: Db, run: RunInput): Promise<RunWriter> {
+  /** `incoming`: how many candidates the import brings (read-run's count, before reading them). */
+  static async open(tx: Db, run: RunInput, incoming: number): Promise<RunWriter> {
     const [found] = await tx.select({ id: runs.id }).from(runs).where(eq(runs.name, run.name));
     let runId: number;
     if (found) {
@@ -105,7 +106,8 @@ export class RunWriter {
     const writer = new RunWriter(tx, runId, Boolean(found));
     if (found) await writer.loadExisting();
     writer.vectorsAgree = await agreesOnVectors(tx);
-    writer.ginIndexes = await tuneTransaction(tx);
+    // Tasks of the run already stored come again unchanged, or as new versions of the same rows.
+    writer.searchIndexes = await tuneTransaction(tx, { adding: Math.max(0, incoming - writer.existing.size) });
     return writer;
   }
 
@@ -375,7 +377,8 @@ export class RunWriter {
   async finish(): Promise<void> {
     await this.flush();
     await linkRunLineage(this.tx, this.runId);
-    for (const oid of this.ginIndexes) await this.tx.execute(sql`SELECT gin_clean_pending_list(${oid}::oid::regclass)`);
+    for (const oid of this.searchIndexes.merge) await this.tx.execute(sql`SELECT gin_clean_pending_list(${oid}::oid::regclass)`);
+    for (const definition of this.searchIndexes.rebuild) await this.tx.execute(sql.raw(definition));
     // Without them the first queries after an import are planned for tables the planner has not
     // seen (a round-statistics slice of a new paper-scale run was planned as a row-by-row join:
     // 20 s). ANALYZE works inside the transaction and counts its own rows; VACUUM cannot.

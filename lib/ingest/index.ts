@@ -199,7 +199,7 @@ async function importIntoRun(
   const { run, dir, candidates, opts, issues, warnings } = job;
   const threads = opts.threads ?? defaultReaderThreads({ embeddedDatabase: isEmbedded(db), candidates });
   return recordedImport(db, { runName: run.name, format: run.format, dir, candidates, opts, warnings }, async (tx) => {
-    const writer = await RunWriter.open(tx, run);
+    const writer = await RunWriter.open(tx, run, candidates);
     await whileWriting(writer, () => write(writer, threads));
     issues.throwIfAny();
     const c = writer.counts;

@@ -226,6 +226,38 @@ describe.each(BACKENDS)("native ingest on %s", (backend) => {
     expect(s.tasksNew).toBe(5);
   });
 
+  test("the search indexes are the schema's after an import, and after one that fails", async () => {
+    // Into PGlite an import that may add more tasks than task_search holds drops them and builds
+    // them again at its end (db/queries/ingest-settings.ts tuneTransaction): new indexes, new oids.
+    const searchIndexes = () =>
+      execRows<{ oid: string; definition: string }>(
+        database.db,
+        sql`SELECT indexrelid::text AS oid, pg_get_indexdef(indexrelid) AS definition FROM pg_index
+            WHERE indrelid = 'task_search'::regclass ORDER BY 2`,
+      );
+    const definitions = (indexes: { definition: string }[]) => indexes.map((i) => i.definition);
+    const schema = await searchIndexes();
+    expect(schema.filter((i) => i.definition.includes("USING gin"))).toHaveLength(2);
+    const dir = fixture("rebuilt");
+    const crash = ({ done }: { done: number }) => {
+      if (done === 3) throw new Error("simulated crash");
+    };
+    await expect(ingestPath(database.db, dir, { onProgress: crash })).rejects.toThrow("simulated crash");
+    expect(await searchIndexes()).toEqual(schema);
+    await ingestPath(database.db, dir);
+    const imported = await searchIndexes();
+    expect(definitions(imported)).toEqual(definitions(schema));
+    const rebuilt = imported.filter((i, n) => i.oid !== schema[n]?.oid).map((i) => i.definition);
+    expect(rebuilt).toEqual(backend === "pglite" ? definitions(schema).filter((d) => d.includes("USING gin")) : []);
+    expect((await listTasks(database.db, { run: "rebuilt", q: '"out-2.txt"', limit: 50 })).items.map((t) => t.task_id)).toEqual(["b1"]);
+    // The same run again, one task more: its tasks are stored already, so the indexes stay.
+    fs.appendFileSync(path.join(dir, "lineage.jsonl"), `${JSON.stringify({ task_id: "c1", parent_id: "b1", round: 3, status: "accepted" })}\n`);
+    writeTask(dir, { id: "c1", parent: "b1", round: 3 });
+    expect((await ingestPath(database.db, dir)).tasksNew).toBe(1);
+    expect(await searchIndexes()).toEqual(imported);
+    expect((await listTasks(database.db, { run: "rebuilt", q: '"out-3.txt"', limit: 50 })).items.map((t) => t.task_id)).toEqual(["c1"]);
+  });
+
   test("reads in the calling thread too (threads: 0), with the same result, and keeps nothing after", async () => {
     // The accepted tasks' script outlines are kept while their children may come, then forgotten.
     let kept = 0;
