@@ -32,11 +32,11 @@ export interface SearchIndexPlan {
  *   Only on indexes this role owns (merging needs ownership).
  * - Into embedded PGlite, when the import may add more tasks than task_search holds (`adding`: its
  *   candidates that are not tasks of the run already), those indexes are dropped instead and built
- *   once at the end from all the rows. There every entry went through the pending list and into the index, both written
- *   to the WAL, on the thread that waits for the readers, while a build writes each page once.
- *   The DROP is part of the transaction (a failed import keeps the indexes), and nothing else can
- *   query PGlite while the import's transaction runs. Not on PostgreSQL: there the DROP's lock
- *   would stall every search of the other runs until the commit.
+ *   once at the end from all the rows: row by row, every entry went through the pending list and
+ *   then into the index, both logged, on the thread the readers wait for. The DROP is part of the
+ *   transaction (a failed import keeps the indexes), and nothing else can query PGlite while the
+ *   import's transaction runs. Not on PostgreSQL: there the DROP's lock would stall every search
+ *   of the other runs until the commit.
  */
 export async function tuneTransaction(tx: Db, opts: { adding: number }): Promise<SearchIndexPlan> {
   const [lz4] = await execRows<{ ok: number }>(
