@@ -3,7 +3,7 @@
 import { getTableName, sql } from "drizzle-orm";
 import { SEARCH_VECTOR_PROBE, searchVector } from "@/lib/ingest/search-vector";
 import { execRows, isEmbedded, type Db } from "../client";
-import { blobs, checkReadings, evals, taskFiles, taskSearch, tasks, trialLogs, trials, trialTests } from "../schema";
+import { blobs, checkReadings, evals, logChunks, taskFiles, taskSearch, tasks, trialLogs, trials, trialTests } from "../schema";
 
 /** Whether the database's to_tsvector('simple', …) gives what searchVector builds, on a text that
  * exercises its rules (a different parser or locale would show here). */
@@ -15,12 +15,17 @@ export async function agreesOnVectors(tx: Db): Promise<boolean> {
 }
 
 /** What `tuneTransaction` set up for the import's end (`RunWriter.finish`, db/queries/ingest.ts). */
-export interface SearchIndexPlan {
+export interface ImportEndPlan {
   /** GIN indexes whose pending lists are merged before commit */
   merge: string[];
-  /** statements that build again the GIN indexes dropped for the import */
+  /** statements that put back, in order, what was dropped for the import: the GIN indexes, then
+   * the foreign keys (each checked once over its whole table as it is added) */
   rebuild: string[];
 }
+
+/** The tables an import fills row by row (db/queries/ingest.ts), whose foreign keys are the ones
+ * dropped and added again around a large import into PGlite. */
+const FILLED_TABLES = [tasks, taskFiles, taskSearch, trials, trialTests, trialLogs, evals, logChunks].map((t) => getTableName(t));
 
 /**
  * Settings for this one large transaction (SET LOCAL: they end with it, the schema is untouched):
@@ -30,20 +35,39 @@ export interface SearchIndexPlan {
  *   whenever it passes gin_pending_list_limit (4 MB): a larger list merges less often, and
  *   `RunWriter.finish` merges the rest before commit so searches do not scan a long list.
  *   Only on indexes this role owns (merging needs ownership).
- * - Into embedded PGlite, when the import may add more tasks than task_search holds (`adding`: its
- *   candidates that are not tasks of the run already), those indexes are dropped instead and built
- *   once at the end from all the rows: row by row, every entry went through the pending list and
- *   then into the index, both logged, on the thread the readers wait for. The DROP is part of the
- *   transaction (a failed import keeps the indexes), and nothing else can query PGlite while the
- *   import's transaction runs. Not on PostgreSQL: there the DROP's lock would stall every search
- *   of the other runs until the commit.
+ *
+ * Into embedded PGlite, when the import may add more tasks than task_search holds (`adding`: its
+ * candidates that are not tasks of the run already), it drops instead, inside the transaction:
+ * - those GIN indexes, built once at the end from all the rows: row by row, every entry went
+ *   through the pending list and then into the index, both logged;
+ * - the foreign keys of the tables it fills, added again at the end, when PostgreSQL checks each
+ *   one with a single join over its table. Row by row, every row's reference was a query and a
+ *   row lock of its own (millions at paper scale: the trials' tests alone are 2.6 million), a
+ *   fifth of PGlite's statement time on the 9k-candidate run (docs/benchmarks.md, session 43).
+ *   The import deletes no row that another references, and a reference it broke would fail the
+ *   ADD and roll the import back.
+ * All on the thread the readers wait for. A failed import rolls the DROPs back, and nothing else
+ * can query PGlite while the import's transaction runs. Not on PostgreSQL: there the locks the
+ * DROPs take would stall every query of those tables, for every run, until the commit.
  */
-export async function tuneTransaction(tx: Db, opts: { adding: number }): Promise<SearchIndexPlan> {
+export async function tuneTransaction(tx: Db, opts: { adding: number }): Promise<ImportEndPlan> {
   const [lz4] = await execRows<{ ok: number }>(
     tx,
     sql`SELECT 1 AS ok FROM pg_settings WHERE name = 'default_toast_compression' AND 'lz4' = ANY(enumvals)`,
   );
   if (lz4) await tx.execute(sql`SET LOCAL default_toast_compression = 'lz4'`);
+  let bulk = false;
+  if (isEmbedded(tx)) {
+    const [held] = await execRows<{ n: number }>(tx, sql`SELECT count(*)::int AS n FROM ${taskSearch}`);
+    bulk = (held?.n ?? 0) < opts.adding;
+  }
+  const plan: ImportEndPlan = { merge: [], rebuild: [] };
+  await planSearchIndexes(tx, bulk, plan);
+  if (bulk) await dropForeignKeys(tx, plan);
+  return plan;
+}
+
+async function planSearchIndexes(tx: Db, bulk: boolean, plan: ImportEndPlan): Promise<void> {
   const gin = await execRows<{ oid: string; mine: boolean; name: string; definition: string }>(
     tx,
     sql`SELECT i.indexrelid::text AS oid, pg_has_role(c.relowner, 'USAGE') AS mine, c.relname AS name,
@@ -52,16 +76,28 @@ export async function tuneTransaction(tx: Db, opts: { adding: number }): Promise
         WHERE i.indrelid = ${getTableName(taskSearch)}::regclass AND am.amname = 'gin'
         ORDER BY c.relname`,
   );
-  if (gin.length === 0 || gin.some((g) => !g.mine)) return { merge: [], rebuild: [] };
-  if (isEmbedded(tx)) {
-    const [held] = await execRows<{ n: number }>(tx, sql`SELECT count(*)::int AS n FROM ${taskSearch}`);
-    if ((held?.n ?? 0) < opts.adding) {
-      for (const g of gin) await tx.execute(sql`DROP INDEX ${sql.identifier(g.name)}`);
-      return { merge: [], rebuild: gin.map((g) => g.definition) };
-    }
+  if (gin.length === 0 || gin.some((g) => !g.mine)) return;
+  if (bulk) {
+    for (const g of gin) await tx.execute(sql`DROP INDEX ${sql.identifier(g.name)}`);
+    plan.rebuild.push(...gin.map((g) => g.definition));
+    return;
   }
   await tx.execute(sql`SET LOCAL gin_pending_list_limit = '64MB'`);
-  return { merge: gin.map((g) => g.oid), rebuild: [] };
+  plan.merge.push(...gin.map((g) => g.oid));
+}
+
+/** Drops the foreign keys of FILLED_TABLES (those of tables this role owns) and plans them back. */
+async function dropForeignKeys(tx: Db, plan: ImportEndPlan): Promise<void> {
+  const keys = await execRows<{ drop: string; add: string }>(
+    tx,
+    sql`SELECT format('ALTER TABLE %s DROP CONSTRAINT %I', c.conrelid::regclass, c.conname) AS drop,
+               format('ALTER TABLE %s ADD CONSTRAINT %I %s', c.conrelid::regclass, c.conname, pg_get_constraintdef(c.oid)) AS add
+        FROM pg_constraint c JOIN pg_class t ON t.oid = c.conrelid
+        WHERE c.contype = 'f' AND c.conrelid = ANY(${`{${FILLED_TABLES.join(",")}}`}::regclass[]) AND pg_has_role(t.relowner, 'USAGE')
+        ORDER BY t.relname, c.conname`,
+  );
+  for (const k of keys) await tx.execute(sql.raw(k.drop));
+  plan.rebuild.push(...keys.map((k) => k.add));
 }
 
 /** Fresh statistics for the other tables an import fills (tasks, task_search and trials are

@@ -16,7 +16,7 @@ import {
 } from "./ingest-rows";
 import { writeNewBlobs } from "./ingest-blobs";
 import { searchRow, writeSearchRows, type SearchRow } from "./ingest-search";
-import { agreesOnVectors, tuneTransaction, type SearchIndexPlan } from "./ingest-settings";
+import { agreesOnVectors, tuneTransaction, type ImportEndPlan } from "./ingest-settings";
 import { linkRunLineage } from "./lineage-link";
 import { evals, logChunks, runs, taskFiles, tasks, taskSearch, trialLogs, trials, trialTests } from "../schema";
 
@@ -60,8 +60,8 @@ export class RunWriter {
   private placed = new Map<string, Placement>();
   /** whether this database builds the same vectors as searchVector (checked on a probe) */
   private vectorsAgree = false;
-  /** what happens to the search indexes at the end (tuneTransaction) */
-  private searchIndexes: SearchIndexPlan = { merge: [], rebuild: [] };
+  /** what happens to the search indexes and foreign keys at the end (tuneTransaction) */
+  private endPlan: ImportEndPlan = { merge: [], rebuild: [] };
   /** the database is embedded PGlite, whose writes run in this thread: readers then read
    * further ahead (lib/ingest/native/read-run.ts) */
   readonly embeddedDatabase: boolean;
@@ -107,7 +107,7 @@ export class RunWriter {
     if (found) await writer.loadExisting();
     writer.vectorsAgree = await agreesOnVectors(tx);
     // Tasks of the run already stored come again unchanged, or as new versions of the same rows.
-    writer.searchIndexes = await tuneTransaction(tx, { adding: Math.max(0, incoming - writer.existing.size) });
+    writer.endPlan = await tuneTransaction(tx, { adding: Math.max(0, incoming - writer.existing.size) });
     return writer;
   }
 
@@ -373,12 +373,13 @@ export class RunWriter {
   }
 
   /** The last writes of a good import: the pending rows, lineage (below), the GIN pending
-   * lists merged into their indexes, and fresh planner statistics. */
+   * lists merged into their indexes (or what tuneTransaction dropped put back), and fresh planner
+   * statistics. */
   async finish(): Promise<void> {
     await this.flush();
     await linkRunLineage(this.tx, this.runId);
-    for (const oid of this.searchIndexes.merge) await this.tx.execute(sql`SELECT gin_clean_pending_list(${oid}::oid::regclass)`);
-    for (const definition of this.searchIndexes.rebuild) await this.tx.execute(sql.raw(definition));
+    for (const oid of this.endPlan.merge) await this.tx.execute(sql`SELECT gin_clean_pending_list(${oid}::oid::regclass)`);
+    for (const statement of this.endPlan.rebuild) await this.tx.execute(sql.raw(statement));
     // Without them the first queries after an import are planned for tables the planner has not
     // seen (a round-statistics slice of a new paper-scale run was planned as a row-by-row join:
     // 20 s). ANALYZE works inside the transaction and counts its own rows; VACUUM cannot.

@@ -226,35 +226,50 @@ describe.each(BACKENDS)("native ingest on %s", (backend) => {
     expect(s.tasksNew).toBe(5);
   });
 
-  test("the search indexes are the schema's after an import, and after one that fails", async () => {
-    // Into PGlite an import that may add more tasks than task_search holds drops them and builds
-    // them again at its end (db/queries/ingest-settings.ts tuneTransaction): new indexes, new oids.
-    const searchIndexes = () =>
+  test("the search indexes and foreign keys are the schema's after an import, and after one that fails", async () => {
+    // Into PGlite an import that may add more tasks than task_search holds drops them and adds
+    // them again at its end (db/queries/ingest-settings.ts tuneTransaction): new objects, new oids.
+    const objects = () =>
       execRows<{ oid: string; definition: string }>(
         database.db,
         sql`SELECT indexrelid::text AS oid, pg_get_indexdef(indexrelid) AS definition FROM pg_index
-            WHERE indrelid = 'task_search'::regclass ORDER BY 2`,
+            WHERE indrelid = 'task_search'::regclass
+            UNION ALL
+            SELECT oid::text, conrelid::regclass || ' ' || conname || ' ' || pg_get_constraintdef(oid) || ' ' || convalidated
+            FROM pg_constraint WHERE contype = 'f'
+            ORDER BY 2`,
       );
-    const definitions = (indexes: { definition: string }[]) => indexes.map((i) => i.definition);
-    const schema = await searchIndexes();
+    const definitions = (found: { definition: string }[]) => found.map((i) => i.definition);
+    const schema = await objects();
     expect(schema.filter((i) => i.definition.includes("USING gin"))).toHaveLength(2);
+    const filled = ["evals", "log_chunks", "task_files", "task_search", "tasks", "trial_logs", "trial_tests", "trials"];
+    const dropped = definitions(schema).filter((d) => d.includes("USING gin") || filled.includes(d.split(" ")[0] ?? ""));
+    // the eight tables' eleven foreign keys, and none of the others' (accounts, reviews, ...)
+    expect(dropped).toHaveLength(2 + 11);
+    expect(schema.length).toBeGreaterThan(dropped.length + 5);
     const dir = fixture("rebuilt");
     const crash = ({ done }: { done: number }) => {
       if (done === 3) throw new Error("simulated crash");
     };
     await expect(ingestPath(database.db, dir, { onProgress: crash })).rejects.toThrow("simulated crash");
-    expect(await searchIndexes()).toEqual(schema);
+    expect(await objects()).toEqual(schema);
     await ingestPath(database.db, dir);
-    const imported = await searchIndexes();
+    const imported = await objects();
     expect(definitions(imported)).toEqual(definitions(schema));
     const rebuilt = imported.filter((i, n) => i.oid !== schema[n]?.oid).map((i) => i.definition);
-    expect(rebuilt).toEqual(backend === "pglite" ? definitions(schema).filter((d) => d.includes("USING gin")) : []);
+    expect(rebuilt).toEqual(backend === "pglite" ? dropped : []);
     expect((await listTasks(database.db, { run: "rebuilt", q: '"out-2.txt"', limit: 50 })).items.map((t) => t.task_id)).toEqual(["b1"]);
-    // The same run again, one task more: its tasks are stored already, so the indexes stay.
+    // The keys hold again: a test of no trial is refused.
+    const refused = await database.db.execute(sql`INSERT INTO trial_tests (trial_id, seq, name, status) VALUES (-1, 0, 'x', 'passed')`).then(
+      () => null,
+      (err: Error) => err.cause as Error,
+    );
+    expect(refused?.message).toMatch(/foreign key/);
+    // The same run again, one task more: its tasks are stored already, so nothing is dropped.
     fs.appendFileSync(path.join(dir, "lineage.jsonl"), `${JSON.stringify({ task_id: "c1", parent_id: "b1", round: 3, status: "accepted" })}\n`);
     writeTask(dir, { id: "c1", parent: "b1", round: 3 });
     expect((await ingestPath(database.db, dir)).tasksNew).toBe(1);
-    expect(await searchIndexes()).toEqual(imported);
+    expect(await objects()).toEqual(imported);
     expect((await listTasks(database.db, { run: "rebuilt", q: '"out-3.txt"', limit: 50 })).items.map((t) => t.task_id)).toEqual(["c1"]);
   });
 
