@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import { storedBytes, toStoredContent } from "@/lib/ingest/content";
 import { execRows } from "../client";
 import { BACKENDS, createTestDatabase, type TestDatabase } from "../testing";
-import { writeNewBlobs } from "./ingest-blobs";
+import { writeNewBlobs, writeNewReadings } from "./ingest-blobs";
 
 const contents = [
   "plain text\n",
@@ -65,6 +65,51 @@ describe.each(BACKENDS)("writeNewBlobs on %s", (backend) => {
     } finally {
       await execRows(database.db, sql`ALTER TABLE blobs DROP CONSTRAINT blobs_encoding_test`);
     }
+    expect((await stored()).some((r) => r.hash === bad.hash)).toBe(false);
+  });
+});
+
+describe.each(BACKENDS)("writeNewReadings on %s", (backend) => {
+  let database: TestDatabase;
+  beforeAll(async () => {
+    database = await createTestDatabase(backend);
+  });
+  afterAll(async () => {
+    await database.close();
+  });
+
+  const stored = () => execRows<{ hash: string; reader: string; json: string }>(database.db, sql`SELECT hash, reader, reading::text AS json FROM check_readings ORDER BY hash, reader`);
+  const hash = (n: number) => n.toString(16).padStart(64, "0");
+  // Readers name a workdir taken from a Dockerfile: any character may follow the version.
+  const readings = [
+    { hash: hash(1), reader: "pytest@3", json: JSON.stringify({ tests: [{ name: "test_a", paths: ["/app/out.txt"] }], asserts: 2 }) },
+    { hash: hash(1), reader: 'shell@4:/srv/"odd", {dir}\\', json: JSON.stringify({ made: ["/srv/x"], text: "tab\there \u0000 ünï 😀" }) },
+    { hash: hash(2), reader: "shell@4:/app", json: "[]" },
+    { hash: hash(3), reader: "pytest@3", json: JSON.stringify({ tests: [], asserts: 0, note: "a \ud800 lone half" }) },
+  ];
+
+  test("copies the readings the database lacks, their JSON text as it came, and skips what it has", async () => {
+    expect(await database.db.transaction((tx) => writeNewReadings(tx, readings.slice(0, 2)))).toBe(2);
+    // The same reading twice in one call counts once; the two stored already are skipped.
+    expect(await database.db.transaction((tx) => writeNewReadings(tx, [...readings, readings[2]!]))).toBe(2);
+    expect(await stored()).toEqual([...readings].sort((a, b) => (a.hash + a.reader < b.hash + b.reader ? -1 : 1)));
+  });
+
+  test("a reading committed by someone else since it asked: the chunk goes in again without it", async () => {
+    await execRows(database.db, sql`DELETE FROM check_readings`);
+    await database.db.transaction((tx) => writeNewReadings(tx, [readings[0]!]));
+    const result = await database.db.transaction(async (tx) => {
+      const n = await writeNewReadings(tx, [readings[1]!, readings[0]!, readings[2]!], { askFirst: false });
+      await execRows(tx, sql`SELECT 1`);
+      return n;
+    });
+    expect(result).toBe(2);
+    expect((await stored()).map((r) => r.reader).sort()).toEqual([readings[0]!.reader, readings[1]!.reader, readings[2]!.reader].sort());
+  });
+
+  test("a reading that is not JSON fails the import", async () => {
+    const bad = { hash: hash(9), reader: "pytest@3", json: "{not json" };
+    await expect(database.db.transaction((tx) => writeNewReadings(tx, [bad]))).rejects.toThrow(/json/i);
     expect((await stored()).some((r) => r.hash === bad.hash)).toBe(false);
   });
 });

@@ -1,13 +1,13 @@
 // What an import hands to RunWriter (db/queries/ingest.ts): a run, its tasks and trials as the
 // readers build them, the counts it reports; and the recordsets its rows travel in.
 import { sql } from "drizzle-orm";
-import type { StoredReading } from "@/lib/checks/readings";
 import type { StoredContent } from "@/lib/ingest/content";
 import type { LogChunk } from "@/lib/ingest/log-chunks";
 import { recordset } from "./bulk";
-import { blobs, evals, logChunks, tasks, taskSearch, trials, type NewTask } from "../schema";
+import { blobs, checkReadings, evals, logChunks, tasks, taskSearch, trials, type NewTask } from "../schema";
 
 export const BLOBS = recordset(blobs, ["hash", "size", "encoding", "content"]);
+export const READINGS = recordset(checkReadings, ["hash", "reader", "reading"]);
 export const EVALS = recordset(evals, ["taskId", "model", "k", "n", "successes", "meanReward"]);
 export const LOG_CHUNKS = recordset(logChunks, ["blobHash", "firstLine", "lineCount", "content", "clipped"]);
 const TASK_KEYS = [
@@ -57,8 +57,16 @@ export interface TaskInput {
   searchPairsFrom?: string | null;
   files: { path: string; stored: StoredContent }[];
   /** what the consistency checks read of its files (lib/checks/readings.ts), stored by blob */
-  readings?: StoredReading[];
+  readings?: ReadingRow[];
   evals: { model: string; k: number; n: number; successes: number; meanReward: number | null }[];
+}
+
+/** A stored reading (lib/checks/readings.ts StoredReading) with its reading as JSON text: made in
+ * the reader thread, it crosses to the writer as one string and goes into the json column as is. */
+export interface ReadingRow {
+  hash: string;
+  reader: string;
+  json: string;
 }
 
 export interface TrialInput {

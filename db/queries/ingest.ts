@@ -9,12 +9,11 @@ import { eq, getTableName, sql } from "drizzle-orm";
 import type { StoredContent } from "@/lib/ingest/content";
 import { execRows, isEmbedded, type Db } from "../client";
 import { CHUNK_ROWS, chunks, copyRows, insertJson } from "./bulk";
-import { storeReadings } from "./checks";
 import {
   EVALS, LOG_CHUNKS, TASKS, TRIALS,
   type RunInput, type TaskInput, type TrialInput, type WriteCounts,
 } from "./ingest-rows";
-import { writeNewBlobs } from "./ingest-blobs";
+import { blobKey, firstSeen, readingKey, writeNewBlobs, writeNewReadings } from "./ingest-blobs";
 import { searchRow, writeSearchRows, type SearchRow } from "./ingest-search";
 import { agreesOnVectors, tuneTransaction, type ImportEndPlan } from "./ingest-settings";
 import { linkRunLineage } from "./lineage-link";
@@ -46,6 +45,8 @@ export class RunWriter {
   /** task id → trial ext ids in the database */
   private existingTrials = new Map<number, Set<string>>();
   private seenBlobs = new Set<string>();
+  /** check readings this import wrote or found stored (reader and blob hash) */
+  private seenReadings = new Set<string>();
   /** blobs whose log chunks this import wrote already */
   private chunkedBlobs = new Set<string>();
   private pendingTasks: TaskInput[] = [];
@@ -195,13 +196,7 @@ export class RunWriter {
   }
 
   private async writeBlobs(items: StoredContent[]): Promise<void> {
-    const fresh: StoredContent[] = [];
-    for (const b of items) {
-      if (this.seenBlobs.has(b.hash)) continue;
-      this.seenBlobs.add(b.hash);
-      fresh.push(b);
-    }
-    const written = await writeNewBlobs(this.tx, fresh);
+    const written = await writeNewBlobs(this.tx, firstSeen(items, blobKey, this.seenBlobs));
     this.counts.blobsNew += written.rows;
     this.counts.bytesNew += written.bytes;
   }
@@ -220,7 +215,7 @@ export class RunWriter {
     this.pendingBytes = 0;
     await this.writeBlobs([...taskBatch.flatMap((t) => t.files.map((f) => f.stored)), ...trialBatch.flatMap((t) => t.logs.map((l) => l.stored))]);
     await this.writeTasks(taskBatch);
-    await storeReadings(this.tx, taskBatch.flatMap((t) => t.readings ?? []));
+    await writeNewReadings(this.tx, firstSeen(taskBatch.flatMap((t) => t.readings ?? []), readingKey, this.seenReadings));
     await this.writeTrials(trialBatch);
   }
 

@@ -187,7 +187,8 @@ export async function readCandidate(job: CandidateJob): Promise<CandidateResult>
       searchPairs: pairs ? Array.from(pairs) : null,
       searchPairsFrom: pairs && parentPairs ? rec.parent_id : null,
       files: parsed.files,
-      readings,
+      // As JSON text: one string to hand to the writer, stored as it is (db/queries/ingest-blobs).
+      readings: readings.map((r) => ({ hash: r.hash, reader: r.reader, json: JSON.stringify(r.reading) })),
       evals: job.evals.map((e) => ({ model: e.model, k: e.k, n: e.n, successes: e.successes, meanReward: e.mean_reward ?? null })),
     };
   }
