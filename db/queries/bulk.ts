@@ -7,6 +7,12 @@ import type { PgColumn, PgTable } from "drizzle-orm/pg-core";
 import { copyFrom, type Db } from "../client";
 import { BinaryCopy, type CopyField } from "../copy-binary";
 
+/** Blob hashes are hex digests: anything else is refused rather than spliced into SQL. */
+export const hashArray = (hashes: readonly string[]) => {
+  for (const h of hashes) if (!/^[0-9a-f]+$/.test(h)) throw new Error(`not a blob hash: ${JSON.stringify(h)}`);
+  return sql.raw(`'{${hashes.join(",")}}'::text[]`);
+};
+
 /** Rows per statement, and JSON characters per statement (the blob contents dominate). */
 export const CHUNK_ROWS = 2000;
 export const CHUNK_CHARS = 8 * 1024 * 1024;

@@ -7,16 +7,11 @@ import { isPythonVerifierFile, pytestReader, shellReader, STEP_PYTEST_READER, ST
 import type { CheckFile, CheckTask, CheckTrial } from "@/lib/checks/types";
 import { execRows, type Db } from "../client";
 import { checkReadings } from "../schema";
-import { chunks, insertJson } from "./bulk";
+import { chunks, hashArray, insertJson } from "./bulk";
 import { READINGS } from "./ingest-rows";
 import { refreshOpenFlags } from "./flags";
 
 const intArray = (ids: readonly number[]) => sql.raw(`'{${ids.map((id) => Math.trunc(id)).join(",")}}'::int[]`);
-/** Blob hashes are hex digests: anything else is refused rather than spliced into SQL. */
-const hashArray = (hashes: readonly string[]) => {
-  for (const h of hashes) if (!/^[0-9a-f]+$/.test(h)) throw new Error(`not a blob hash: ${JSON.stringify(h)}`);
-  return sql.raw(`'{${hashes.join(",")}}'::text[]`);
-};
 
 /** Environment files larger than this are data, not text a requirement could be told in. */
 const MAX_TEXT_FILE = 256 * 1024;

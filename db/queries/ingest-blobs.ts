@@ -9,7 +9,7 @@ import type { StoredContent } from "@/lib/ingest/content";
 import type { CopyField } from "../copy-binary";
 import { execRows, type Db } from "../client";
 import { blobs, checkReadings } from "../schema";
-import { CHUNK_ROWS, chunks, copyRows, insertJson } from "./bulk";
+import { CHUNK_ROWS, chunks, copyRows, hashArray, insertJson } from "./bulk";
 import { BLOBS, type ReadingRow } from "./ingest-rows";
 
 /** PostgreSQL's unique_violation. */
@@ -61,15 +61,13 @@ async function copyNew<T>(tx: Db, spec: KeyedRows<T>, items: readonly T[], opts:
 /** A blob's key: its content hash. */
 export const blobKey = (b: StoredContent): string => b.hash;
 
-const textArray = (values: string[]): string => `{${values.map((v) => `"${v.replaceAll("\\", "\\\\").replaceAll('"', '\\"')}"`).join(",")}}`;
-
 const BLOB_ROWS: KeyedRows<StoredContent> = {
   table: blobs,
   columns: [blobs.hash, blobs.size, blobs.encoding, blobs.content],
   fields: (b) => [{ text: b.hash }, { int4: b.size }, { text: b.encoding }, { text: b.content }],
   key: blobKey,
   weight: (b) => b.content.length + 100,
-  stored: (part) => sql`SELECT hash AS key FROM ${blobs} WHERE hash = ANY(${textArray(part.map((b) => b.hash))}::text[])`,
+  stored: (part) => sql`SELECT hash AS key FROM ${blobs} WHERE hash = ANY(${hashArray(part.map((b) => b.hash))})`,
   insertIgnoring: (part) =>
     insertJson(
       blobs,
@@ -90,7 +88,7 @@ const READING_ROWS: KeyedRows<ReadingRow> = {
   key: readingKey,
   weight: (r) => r.json.length + 100,
   stored: (part) =>
-    sql`SELECT hash || reader AS key FROM ${checkReadings} WHERE hash = ANY(${textArray([...new Set(part.map((r) => r.hash))])}::text[])`,
+    sql`SELECT hash || reader AS key FROM ${checkReadings} WHERE hash = ANY(${hashArray([...new Set(part.map((r) => r.hash))])})`,
   // Each reading as a JSON string, cast to json after: json_to_recordset would turn a json field
   // holding \u0000 into text on the way and fail, where COPY stores it.
   insertIgnoring: (part) =>
